@@ -1,0 +1,151 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { parse as parseYaml } from 'yaml';
+import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
+
+/** Everything the suite needs to know about the deployment it checks. */
+export interface TargetConfig {
+  name: string;
+  baseUrl: string;
+  /** True when the run checks the embedded reference implementation. */
+  embedded: boolean;
+  adminToken: string;
+  forbiddenToken?: string;
+  signupTokens: string[];
+  timeoutMs: number;
+  maxBodyBytes: number;
+  reportDir: string;
+}
+
+/** A configuration mistake, worded as one line that says what to fix. */
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+const TARGET_FILE_KEYS: Record<string, string> = {
+  name: 'CONFORMANCE_TARGET_NAME',
+  baseUrl: 'CONFORMANCE_BASE_URL',
+  adminToken: 'CONFORMANCE_ADMIN_TOKEN',
+  forbiddenToken: 'CONFORMANCE_FORBIDDEN_TOKEN',
+  signupTokens: 'CONFORMANCE_SIGNUP_TOKENS',
+  timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
+  maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
+};
+
+/** The port the embedded reference server announced; Playwright's webServer puts it in the environment. */
+export const REFERENCE_PORT_VARIABLE = 'CONFORMANCE_REFERENCE_PORT';
+
+function readTargetFile(file: string): Source {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`CONFORMANCE_TARGET names a file that cannot be read: ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`the target file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`the target file ${file} must be a YAML mapping of ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
+  const out: Source = {};
+  for (const [key, value] of Object.entries(doc)) {
+    const variable = TARGET_FILE_KEYS[key];
+    if (!variable) throw new ConfigError(`the target file ${file} has an unknown key "${key}"; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
+    if (value !== null && value !== undefined) out[variable] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  }
+  return out;
+}
+
+/** Environment first, then `.env`, then the target file: the most explicit source wins. */
+function mergeSources(env: Source, cwd: string): Source {
+  const dotenvFile = path.join(cwd, '.env');
+  const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
+  const fromEnv = { ...dotenv, ...definedOnly(env) };
+  const targetFile = fromEnv.CONFORMANCE_TARGET;
+  const fromFile = targetFile ? readTargetFile(path.resolve(cwd, targetFile)) : {};
+  return { ...fromFile, ...fromEnv };
+}
+
+function definedOnly(env: Source): Source {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`CONFORMANCE_BASE_URL is not an absolute URL: "${raw}" (expected e.g. https://unleash.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must use http or https, not ${url.protocol}`);
+  if (url.username || url.password) throw new ConfigError('CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN');
+  if (url.search || url.hash) throw new ConfigError('CONFORMANCE_BASE_URL must not have a query or fragment: give the part before /api/admin');
+  if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function parseToken(variable: string, raw: string): string {
+  if (/[\s]/.test(raw)) throw new ConfigError(`${variable} contains white space or a line break; give the token alone`);
+  return raw;
+}
+
+function parseSignupTokens(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((s) => s.trim());
+  const blank = entries.findIndex((s) => s === '');
+  if (blank >= 0) throw new ConfigError(`CONFORMANCE_SIGNUP_TOKENS has an empty entry at position ${blank + 1}: remove the stray comma`);
+  for (const entry of entries) if (/[\s/?#]/.test(entry)) throw new ConfigError('CONFORMANCE_SIGNUP_TOKENS entries must be bare secrets, without spaces, "/", "?" or "#"');
+  return [...new Set(entries)];
+}
+
+function parsePositiveInt(variable: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${variable} must be a positive whole number, not "${raw}"`);
+  return Number(raw);
+}
+
+function isOff(raw: string | undefined): boolean {
+  return raw !== undefined && ['0', 'false', 'off', 'no'].includes(raw.toLowerCase());
+}
+
+function embeddedTarget(source: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbiddenToken' | 'signupTokens'> {
+  if (isOff(source.CONFORMANCE_EMBEDDED)) throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
+  const port = source[REFERENCE_PORT_VARIABLE];
+  return {
+    name: 'embedded reference implementation',
+    baseUrl: port ? `http://127.0.0.1:${port}` : 'http://127.0.0.1',
+    adminToken: REFERENCE_FIXTURES.adminToken,
+    forbiddenToken: REFERENCE_FIXTURES.forbiddenToken,
+    signupTokens: [...REFERENCE_FIXTURES.signupTokens],
+  };
+}
+
+function configuredTarget(source: Source, baseUrlRaw: string) {
+  const baseUrl = parseBaseUrl(baseUrlRaw);
+  if (!source.CONFORMANCE_ADMIN_TOKEN) throw new ConfigError('CONFORMANCE_ADMIN_TOKEN is required when CONFORMANCE_BASE_URL is set');
+  return {
+    name: source.CONFORMANCE_TARGET_NAME ?? new URL(baseUrl).host,
+    baseUrl,
+    adminToken: parseToken('CONFORMANCE_ADMIN_TOKEN', source.CONFORMANCE_ADMIN_TOKEN),
+    forbiddenToken: source.CONFORMANCE_FORBIDDEN_TOKEN ? parseToken('CONFORMANCE_FORBIDDEN_TOKEN', source.CONFORMANCE_FORBIDDEN_TOKEN) : undefined,
+    signupTokens: parseSignupTokens(source.CONFORMANCE_SIGNUP_TOKENS),
+  };
+}
+
+/** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
+export function loadConfig(env: Source = process.env, cwd: string = process.cwd()): TargetConfig {
+  const source = mergeSources(env, cwd);
+  const embedded = !source.CONFORMANCE_BASE_URL;
+  const target = embedded ? embeddedTarget(source) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
+  if (target.forbiddenToken !== undefined && target.forbiddenToken === target.adminToken) throw new ConfigError('CONFORMANCE_FORBIDDEN_TOKEN is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission');
+  return {
+    ...target,
+    embedded,
+    timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000),
+    maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024),
+    reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
+  };
+}

@@ -1,0 +1,21 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const CONTRACTS_DIR = fileURLToPath(new URL('../contracts/', import.meta.url));
+
+export type JsonSchema = { $id: string; [keyword: string]: unknown };
+
+/** The JSON Schemas of section 2, one per object, keyed by file name. */
+export function loadSchemas(): Map<string, JsonSchema> {
+  const files = readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith('.schema.json') && !f.startsWith('conformance-report'));
+  return new Map(files.map((f) => [f, JSON.parse(readFileSync(path.join(CONTRACTS_DIR, f), 'utf8')) as JsonSchema]));
+}
+
+/** A short hash of everything in contracts/, so a report says which contracts it was judged by. */
+export function contractsHash(): string {
+  const hash = createHash('sha256');
+  for (const f of readdirSync(CONTRACTS_DIR).sort()) hash.update(f).update(readFileSync(path.join(CONTRACTS_DIR, f)));
+  return hash.digest('hex').slice(0, 16);
+}

@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { loadConfig, type TargetConfig } from './config.ts';
+import { preflightProblem, runStopped } from './preflight.ts';
+import { createRedactor } from './redact.ts';
+import { RECORDING_VARIABLE, record, removeRecording, saveRecording, type Recording } from './recording.ts';
+
+export const REQUEST_LOG = 'requests.json';
+
+/** What was sent and what came back, without bodies or secrets: the run's request log. */
+function writeRequestLog(config: TargetConfig, recording: Recording): void {
+  const redact = createRedactor(config);
+  const log = recording.exchanges.map((e) => ({
+    method: e.request.method,
+    path: redact(e.request.path),
+    credential: e.request.credential,
+    status: e.status,
+    durationMs: e.durationMs,
+    bodyBytes: e.bodyBytes,
+    failure: e.failure === undefined ? undefined : redact(e.failure),
+  }));
+  mkdirSync(config.reportDir, { recursive: true });
+  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, requests: log }, null, 2)}\n`);
+}
+
+/** Sends every request of the run once, before any check, and hands the answers to the workers. */
+export default async function globalSetup(_config: FullConfig): Promise<() => void> {
+  const config = loadConfig();
+  const recording = await record(config);
+  writeRequestLog(config, recording);
+  const problem = preflightProblem(config, recording);
+  if (problem !== undefined) throw runStopped(problem);
+  const file = saveRecording(recording);
+  process.env[RECORDING_VARIABLE] = file;
+  return () => removeRecording(file);
+}

@@ -1,0 +1,27 @@
+import type { TargetConfig } from './config.ts';
+import { PROJECTS_PATH } from './plan.ts';
+import type { Recording } from './recording.ts';
+
+/**
+ * Conditions under which no data clause can be judged at all. The run stops at once with one line that
+ * says what happened, rather than reporting every clause errored one by one.
+ */
+export function preflightProblem(config: TargetConfig, recording: Recording): string | undefined {
+  const { exchanges } = recording;
+  if (exchanges.length > 0 && exchanges.every((e) => e.failure !== undefined)) {
+    return `the target at ${config.baseUrl} could not be reached: ${exchanges[0].failure}`;
+  }
+  const adminProjects = exchanges.find((e) => e.request.credential === 'admin' && e.request.path === PROJECTS_PATH);
+  const adminAnswers = exchanges.filter((e) => e.request.credential === 'admin' && e.status !== undefined);
+  if (adminProjects?.status !== undefined && adminAnswers.every((e) => e.status === 401 || e.status === 403)) {
+    return `the target refused CONFORMANCE_ADMIN_TOKEN: GET ${PROJECTS_PATH} answered ${adminProjects.status}; give a token that may call both operations`;
+  }
+  return undefined;
+}
+
+/** An error whose printed form is the message alone: the reason is the user's, no stack trace helps. */
+export function runStopped(reason: string): Error {
+  const error = new Error(`conformance run stopped: ${reason}`);
+  error.stack = error.message;
+  return error;
+}

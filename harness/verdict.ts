@@ -1,0 +1,65 @@
+import type { Exchange } from './exchange.ts';
+
+/** A place in one response where the target does not do what the document says. */
+export interface Violation {
+  exchange: Exchange;
+  /** JSON pointer into the body; empty for the status line or headers. */
+  pointer: string;
+  received: string;
+  required: string;
+}
+
+/** A response the clause needed but could not judge (network error, not JSON, unexpected status). */
+export interface Unevaluable {
+  exchange: Exchange;
+  reason: string;
+}
+
+export type Outcome = 'passed' | 'failed' | 'errored' | 'not-exercised';
+
+/** At most this many violations are kept per clause; the rest are counted. */
+export const MAX_VIOLATIONS_KEPT = 50;
+
+/** What one clause found across every response it looked at. */
+export class ClauseCheck {
+  instances = 0;
+  readonly violations: Violation[] = [];
+  violationsCut = 0;
+  readonly unevaluable: Unevaluable[] = [];
+  observations: unknown;
+
+  constructor(readonly clause: string) {}
+
+  /** Counts things the clause looked at; a clause that looked at nothing was not exercised. */
+  count(n = 1): this {
+    this.instances += n;
+    return this;
+  }
+
+  violate(exchange: Exchange, pointer: string, received: string, required: string): this {
+    if (this.violations.length < MAX_VIOLATIONS_KEPT) this.violations.push({ exchange, pointer, received, required });
+    else this.violationsCut += 1;
+    return this;
+  }
+
+  cannotEvaluate(exchange: Exchange, reason: string): this {
+    this.unevaluable.push({ exchange, reason });
+    return this;
+  }
+
+  observe(observations: unknown): this {
+    this.observations = observations;
+    return this;
+  }
+
+  get violationCount(): number {
+    return this.violations.length + this.violationsCut;
+  }
+
+  // A violation outweighs an unreadable response: what was read already shows the target is wrong.
+  get outcome(): Outcome {
+    if (this.violationCount > 0) return 'failed';
+    if (this.unevaluable.length > 0) return 'errored';
+    return this.instances > 0 ? 'passed' : 'not-exercised';
+  }
+}

@@ -1,0 +1,12 @@
+/** Credentials and token secrets of the embedded reference target; the suite reads them in embedded mode. */
+export const REFERENCE_FIXTURES = {
+  adminToken: 'reference-admin-token-0f3c9a',
+  forbiddenToken: 'reference-viewer-token-7d21be',
+  signupTokens: [
+    'b5f1c2d4e6a8091b2c3d4e5f60718293', // live, two users signed up
+    'c0ffee00aa11bb22cc33dd44ee55ff66', // live, no users yet, url and createdBy null
+    'e1e2e3e4e5e6e7e8e9eaebecedeeef00', // expired, so disabled
+    'd15ab1ed0000111122223333444455ff', // disabled before its expiry
+    'a0a1a2a3a4a5a6a7a8a9aaabacadaeaf', // project role, no users field at all
+  ],
+} as const;

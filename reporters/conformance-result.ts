@@ -1,0 +1,106 @@
+import type { Clause } from '../harness/catalogue.ts';
+import type { ClauseEvidence } from '../harness/evidence.ts';
+
+export type ClauseStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
+export type Verdict = 'pass' | 'fail' | 'error';
+
+/** What the runner finished with for one clause's test; the reporter gathers these from Playwright. */
+export interface ClauseRun {
+  clause: string;
+  /** Playwright's final status of the test. */
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /** The outcome the judge recorded, when the test got as far as judging. */
+  outcome?: ClauseStatus;
+  evidence?: ClauseEvidence;
+  /** Playwright's error message, for a test that broke before or while judging. */
+  error?: string;
+  skipReason?: string;
+}
+
+export interface RunMeta {
+  suiteVersion: string;
+  contractsHash: string;
+  target: { name: string; baseUrl: string; embedded: boolean };
+  startedAt: string;
+  durationMs: number;
+  /** Playwright's status of the whole run. */
+  runStatus: 'passed' | 'failed' | 'timedout' | 'interrupted';
+  /** Errors outside any test (configuration, global setup, web server). */
+  runErrors: string[];
+}
+
+export interface ClauseResult {
+  id: string;
+  section: string;
+  level: Clause['level'];
+  title: string;
+  status: ClauseStatus;
+  reason?: string;
+  evidence?: ClauseEvidence;
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  errored: number;
+  notExercised: number;
+}
+
+export interface ConformanceReport {
+  reportVersion: 1;
+  suite: { name: string; version: string; contractsHash: string };
+  target: RunMeta['target'];
+  startedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  summary: Counts & { total: number; must: Counts };
+  clauses: ClauseResult[];
+  completed: boolean;
+  errors: string[];
+}
+
+// A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
+function statusOf(run: ClauseRun | undefined, runErrors: string[]): { status: ClauseStatus; reason?: string } {
+  if (run === undefined && runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${runErrors[0].split('\n')[0]}` };
+  if (run === undefined) return { status: 'not-exercised', reason: 'no check ran for this clause in this run' };
+  if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason };
+  if (run.status === 'passed') return { status: run.outcome === 'passed' ? 'passed' : 'errored', reason: run.outcome === 'passed' ? undefined : 'the check passed without a verdict' };
+  if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
+  return { status: 'errored', reason: run.error ?? `the check ended ${run.status}` };
+}
+
+function count(results: ClauseResult[]): Counts {
+  const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
+  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised') };
+}
+
+function verdictOf(must: Counts, all: Counts, completed: boolean): Verdict {
+  if (must.failed > 0) return 'fail';
+  // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
+  if (all.errored > 0 || !completed || must.passed === 0) return 'error';
+  return 'pass';
+}
+
+/** The conformance report: a pure function of the catalogue and the finished runs. */
+export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], meta: RunMeta): ConformanceReport {
+  const byClause = new Map(runs.map((r) => [r.clause, r]));
+  const clauses = catalogue.map((c): ClauseResult => {
+    const run = byClause.get(c.id);
+    return { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta.runErrors), evidence: run?.evidence };
+  });
+  const all = count(clauses);
+  const must = count(clauses.filter((c) => c.level === 'MUST'));
+  const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
+  return {
+    reportVersion: 1,
+    suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    target: meta.target,
+    startedAt: meta.startedAt,
+    durationMs: meta.durationMs,
+    verdict: verdictOf(must, all, completed),
+    summary: { ...all, total: clauses.length, must },
+    clauses,
+    completed,
+    errors: meta.runErrors,
+  };
+}

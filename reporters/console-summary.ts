@@ -1,0 +1,48 @@
+import type { ConformanceReport } from './conformance-result.ts';
+
+const VERDICT_LINE = {
+  pass: 'PASS: the target conforms to every exercised MUST clause',
+  fail: 'FAIL: the target violates the document',
+  error: 'ERROR: the run could not reach a verdict on every clause',
+};
+
+function firstViolation(clause: ConformanceReport['clauses'][number]): string {
+  const v = clause.evidence?.violations[0];
+  if (!v) return '';
+  return `\n      ${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`;
+}
+
+const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.length} clauses: ${ids.slice(0, 3).join(', ')}, …`);
+
+function whyErrored(clause: ConformanceReport['clauses'][number]): string {
+  const u = clause.evidence?.unevaluable[0];
+  if (u) return `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`;
+  return (clause.reason ?? 'unknown').replace(/Error: /g, '').split('\n')[0];
+}
+
+/** Clauses that errored for one cause (say, a refused admin token) are listed together under it. */
+function erroredByReason(report: ConformanceReport): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const c of report.clauses.filter((c) => c.status === 'errored')) {
+    const reason = whyErrored(c).replace(/ \/api\/admin\/invite-link\/tokens\/\S+/, ' /api/admin/invite-link/tokens/…');
+    groups.set(reason, [...(groups.get(reason) ?? []), c.id]);
+  }
+  return groups;
+}
+
+/** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
+export function consoleSummary(report: ConformanceReport, files: string[]): string {
+  const s = report.summary;
+  const lines = [
+    '',
+    `Conformance of ${report.target.name} (${report.target.baseUrl})`,
+    VERDICT_LINE[report.verdict],
+    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised (of ${s.total})`,
+    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised`,
+  ];
+  for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
+  for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
+  for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${c.reason ?? ''}`);
+  lines.push(...files.map((f) => `  report: ${f}`), '');
+  return lines.join('\n');
+}

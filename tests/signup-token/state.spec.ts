@@ -1,0 +1,34 @@
+import { clause, test } from '../../harness/fixtures.ts';
+import { isRfc3339DateTime } from '../../harness/rfc3339.ts';
+import { ClauseCheck } from '../../harness/verdict.ts';
+
+// Section 3: when a signup token's expiresAt lies in the past, enabled is false.
+
+/**
+ * Clocks differ between the suite and the target; a token that expired less than this long before the
+ * request may still be live on the target's clock, so it is not counted as expired.
+ */
+const CLOCK_SKEW_MS = 60_000;
+
+export function isExpired(token: { expiresAt?: unknown }, requestedAt: number): boolean {
+  const { expiresAt } = token;
+  return typeof expiresAt === 'string' && isRfc3339DateTime(expiresAt) && Date.parse(expiresAt) < requestedAt - CLOCK_SKEW_MS;
+}
+
+test(...clause('signup-token.state.expired-not-enabled'), async ({ signupTokens, judge }) => {
+  const check = new ClauseCheck('signup-token.state.expired-not-enabled');
+  for (const { exchange, readable } of signupTokens.fetched) {
+    if (!readable.ok) {
+      check.cannotEvaluate(exchange, readable.reason);
+      continue;
+    }
+    const token = readable.body as { expiresAt?: unknown; enabled?: unknown };
+    if (token === null || typeof token !== 'object' || !isExpired(token, exchange.startedAt)) continue;
+    check.count();
+    if (token.enabled !== false) {
+      const requested = new Date(exchange.startedAt).toISOString();
+      check.violate(exchange, '/enabled', JSON.stringify(token.enabled), `false, since expiresAt ${token.expiresAt} lies before the request (${requested})`);
+    }
+  }
+  await judge(check);
+});
