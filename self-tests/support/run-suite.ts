@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConformanceReport } from '../../reporters/conformance-result.ts';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PLAYWRIGHT_CLI = path.join(PROJECT_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+export interface SuiteRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  reportDir: string;
+  /** conformance.json, when the run wrote one. */
+  report?: ConformanceReport;
+}
+
+/** Variables the user's environment might hold, cleared so that each run sees only what a test gives it. */
+const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k === 'TEST_WORKER_INDEX');
+
+/** Runs `npm run conformance` as a user would (the Playwright CLI in a child process) and reads what it wrote. */
+export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000): Promise<SuiteRun> {
+  const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
+  for (const key of CLEARED) if (!(key in env)) delete childEnv[key];
+  const started = Date.now();
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', ...args], { cwd: PROJECT_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  const file = path.join(reportDir, 'conformance.json');
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+  return { exitCode, stdout, stderr, durationMs: Date.now() - started, reportDir, report };
+}
+
+/** The configuration that points the suite at a reference server (or a variant of it) started by a test. */
+export function referenceTargetEnv(baseUrl: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    CONFORMANCE_BASE_URL: baseUrl,
+    CONFORMANCE_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
+    CONFORMANCE_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
+    CONFORMANCE_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
+    ...overrides,
+  };
+}
+
+export function statusesOf(report: ConformanceReport | undefined): Record<string, string> {
+  return Object.fromEntries((report?.clauses ?? []).map((c) => [c.id, c.status]));
+}
