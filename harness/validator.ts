@@ -2,7 +2,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { loadSchemas, type JsonSchema } from './contracts.ts';
 import { isRfc3339DateTime } from './rfc3339.ts';
 
-export type SchemaName = 'public-signup-token' | 'projects' | 'error';
+/** One schema per object of section 2, named after its file in contracts/. */
+export type SchemaName = 'public-signup-token' | 'user' | 'role' | 'projects' | 'project' | 'owner' | 'error';
 
 export interface Validators {
   /** Every violation of the document's schema, all errors collected. */

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadCatalogue } from '../harness/catalogue.ts';
+import { PROJECT_ROOT } from './support/run-suite.ts';
+
+interface ListedSuite { specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[]; suites?: ListedSuite[] }
+
+function listedClauseIds(): string[] {
+  const out = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'unused' },
+  });
+  const walk = (s: ListedSuite): string[] => [
+    ...(s.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.annotations.filter((a) => a.type === 'clause').map((a) => a.description!))),
+    ...(s.suites ?? []).flatMap(walk),
+  ];
+  return walk(JSON.parse(out.stdout) as ListedSuite);
+}
+
+test('every clause of the catalogue has exactly one test, and every test belongs to a clause', () => {
+  const listed = listedClauseIds();
+  const catalogue = loadCatalogue().map((c) => c.id);
+  expect([...listed].sort()).toEqual([...catalogue].sort());
+});
+
+test('clause ids are unique and well formed, every clause has a section, a level and a sentence', () => {
+  const catalogue = loadCatalogue();
+  expect(new Set(catalogue.map((c) => c.id)).size).toBe(catalogue.length);
+  for (const c of catalogue) {
+    expect(c.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+    expect(['MUST', 'INFO']).toContain(c.level);
+    expect(c.section).toMatch(/^\d+(\.\d+)?$/);
+    expect(c.title.length).toBeGreaterThan(10);
+  }
+});

@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import type { Clause } from '../../harness/catalogue.ts';
+import { buildConformanceReport, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
+
+const catalogue: Clause[] = [
+  { id: 'a.must', section: '2.1', level: 'MUST', title: 'a' },
+  { id: 'b.must', section: '3', level: 'MUST', title: 'b' },
+  { id: 'c.info', section: '4.1', level: 'INFO', title: 'c' },
+];
+const meta: RunMeta = {
+  suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
+  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [],
+};
+const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({ clause, status, outcome });
+
+test('passes only when every MUST clause passed or was not exercised and nothing errored', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'skipped'), run('c.info', 'passed', 'passed')], meta);
+  expect(report.verdict).toBe('pass');
+  expect(report.summary).toMatchObject({ passed: 2, failed: 0, errored: 0, notExercised: 1, must: { passed: 1, notExercised: 1 } });
+});
+
+test('a violation the judge recorded fails; a crash or a timeout is an error, never a violation', () => {
+  const failed = buildConformanceReport(catalogue, [run('a.must', 'failed', 'failed'), run('b.must', 'passed', 'passed')], meta);
+  expect(failed.verdict).toBe('fail');
+  const crashed = buildConformanceReport(catalogue, [run('a.must', 'failed'), run('b.must', 'timedOut', 'passed')], meta);
+  expect(crashed.clauses.map((c) => c.status)).toEqual(['errored', 'errored', 'not-exercised']);
+  expect(crashed.verdict).toBe('error');
+});
+
+test('a test that passed without the judge is not counted as passed', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed'), run('b.must', 'passed', 'passed')], meta);
+  expect(report.clauses[0].status).toBe('errored');
+});
+
+test('a run that exercised no MUST clause is no pass', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'skipped'), run('b.must', 'skipped'), run('c.info', 'passed', 'passed')], meta);
+  expect(report.verdict).toBe('error');
+});
+
+test('a run stopped before its checks reports every clause errored, with the reason', () => {
+  const report = buildConformanceReport(catalogue, [], { ...meta, runStatus: 'failed', runErrors: ['target unreachable'] });
+  expect(report.completed).toBe(false);
+  expect(report.verdict).toBe('error');
+  expect(new Set(report.clauses.map((c) => c.status))).toEqual(new Set(['errored']));
+  expect(report.clauses[0].reason).toContain('target unreachable');
+});
+
+test('an interrupted run is incomplete and never passes', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'passed', 'passed')], { ...meta, runStatus: 'interrupted' });
+  expect(report.completed).toBe(false);
+  expect(report.verdict).toBe('error');
+});
