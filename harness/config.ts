@@ -3,6 +3,8 @@ import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
 import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
+import { ConfigError } from './config-error.ts';
+import { loadDeviations, type KnownDeviation } from './deviations.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -16,10 +18,11 @@ export interface TargetConfig {
   timeoutMs: number;
   maxBodyBytes: number;
   reportDir: string;
+  /** Known deviations of this target: failures of these clauses are reported, not gated on. */
+  deviations: KnownDeviation[];
 }
 
-/** A configuration mistake, worded as one line that says what to fix. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Source = Record<string, string | undefined>;
 
@@ -31,7 +34,11 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   signupTokens: 'CONFORMANCE_SIGNUP_TOKENS',
   timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
   maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
+  deviations: 'CONFORMANCE_DEVIATIONS',
 };
+
+/** Keys whose value is a path, read relative to the target file that names it. */
+const PATH_KEYS = new Set(['deviations']);
 
 /** The port the embedded reference server announced; Playwright's webServer puts it in the environment. */
 export const REFERENCE_PORT_VARIABLE = 'CONFORMANCE_REFERENCE_PORT';
@@ -54,7 +61,9 @@ function readTargetFile(file: string): Source {
   for (const [key, value] of Object.entries(doc)) {
     const variable = TARGET_FILE_KEYS[key];
     if (!variable) throw new ConfigError(`the target file ${file} has an unknown key "${key}"; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
-    if (value !== null && value !== undefined) out[variable] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    if (value === null || value === undefined) continue;
+    const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    out[variable] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
   }
   return out;
 }
@@ -147,5 +156,6 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000),
     maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024),
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
+    deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
   };
 }

@@ -16,6 +16,8 @@ export interface Exchange {
   durationMs: number;
   status?: number;
   contentType?: string;
+  /** Response headers in which a target names its own version (Server, *-version). */
+  versionHeaders?: Record<string, string>;
   /** Location of a redirect, which the suite reports and never follows. */
   location?: string;
   bodyText?: string;

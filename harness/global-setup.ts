@@ -8,6 +8,13 @@ import { RECORDING_VARIABLE, record, removeRecording, saveRecording, type Record
 
 export const REQUEST_LOG = 'requests.json';
 
+/** The request log as the reporter reads it back. */
+export interface RequestLog {
+  startedAt: string;
+  reportedVersion?: Record<string, string>;
+  requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
+}
+
 /** What was sent and what came back, without bodies or secrets: the run's request log. */
 function writeRequestLog(config: TargetConfig, recording: Recording): void {
   const redact = createRedactor(config);
@@ -21,7 +28,8 @@ function writeRequestLog(config: TargetConfig, recording: Recording): void {
     failure: e.failure === undefined ? undefined : redact(e.failure),
   }));
   mkdirSync(config.reportDir, { recursive: true });
-  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, requests: log }, null, 2)}\n`);
+  const reportedVersion = recording.exchanges.find((e) => e.versionHeaders)?.versionHeaders;
+  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, reportedVersion, requests: log }, null, 2)}\n`);
 }
 
 /** Sends every request of the run once, before any check, and hands the answers to the workers. */

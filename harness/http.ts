@@ -34,6 +34,11 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return cause ? `${err.message ?? 'request failed'}: ${cause}` : (err.message ?? String(error));
 }
 
+function versionHeaders(headers: Headers): Record<string, string> | undefined {
+  const found = [...headers].filter(([name]) => name === 'server' || name.includes('version'));
+  return found.length > 0 ? Object.fromEntries(found) : undefined;
+}
+
 function decodeBody(exchange: Exchange, bytes: Uint8Array): void {
   try {
     exchange.bodyText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -60,6 +65,7 @@ export async function send(request: ExchangeRequest, options: HttpOptions): Prom
     exchange.status = response.status;
     exchange.contentType = response.headers.get('content-type') ?? undefined;
     exchange.location = response.headers.get('location') ?? undefined;
+    exchange.versionHeaders = versionHeaders(response.headers);
     const { bytes, overCap } = await readCapped(response, options.maxBodyBytes);
     exchange.bodyBytes = bytes.byteLength;
     if (overCap) exchange.failure = `the body is larger than ${options.maxBodyBytes} bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped`;

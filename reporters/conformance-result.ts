@@ -1,7 +1,9 @@
 import type { Clause } from '../harness/catalogue.ts';
+import type { KnownDeviation } from '../harness/deviations.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 
-export type ClauseStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
+export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
+export type ClauseStatus = JudgedStatus | 'known-deviation';
 export type Verdict = 'pass' | 'fail' | 'error';
 
 /** What the runner finished with for one clause's test; the reporter gathers these from Playwright. */
@@ -10,24 +12,38 @@ export interface ClauseRun {
   /** Playwright's final status of the test. */
   status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   /** The outcome the judge recorded, when the test got as far as judging. */
-  outcome?: ClauseStatus;
+  outcome?: JudgedStatus;
   evidence?: ClauseEvidence;
   /** Playwright's error message, for a test that broke before or while judging. */
   error?: string;
   skipReason?: string;
 }
 
+export interface TargetInfo {
+  name: string;
+  baseUrl: string;
+  embedded: boolean;
+  /** What the target said of its own version (version headers, Server), where it said anything. */
+  reportedVersion?: Record<string, string>;
+}
+
 export interface RunMeta {
   suiteVersion: string;
   contractsHash: string;
-  target: { name: string; baseUrl: string; embedded: boolean };
+  target: TargetInfo;
   startedAt: string;
   durationMs: number;
   /** Playwright's status of the whole run. */
   runStatus: 'passed' | 'failed' | 'timedout' | 'interrupted';
   /** Errors outside any test (configuration, global setup, web server). */
   runErrors: string[];
+  deviations: KnownDeviation[];
+  /** The day the run is judged on, for deviation expiry (YYYY-MM-DD). */
+  today: string;
+  requests?: { count: number; methods: string[] };
 }
+
+export type DeviationState = 'applied' | 'no-longer-needed' | 'expired' | 'not-applicable';
 
 export interface ClauseResult {
   id: string;
@@ -36,6 +52,7 @@ export interface ClauseResult {
   title: string;
   status: ClauseStatus;
   reason?: string;
+  deviation?: KnownDeviation & { state: DeviationState };
   evidence?: ClauseEvidence;
 }
 
@@ -44,49 +61,66 @@ export interface Counts {
   failed: number;
   errored: number;
   notExercised: number;
+  knownDeviations: number;
 }
 
 export interface ConformanceReport {
   reportVersion: 1;
   suite: { name: string; version: string; contractsHash: string };
-  target: RunMeta['target'];
+  target: TargetInfo;
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
   summary: Counts & { total: number; must: Counts };
   clauses: ClauseResult[];
+  requests?: RunMeta['requests'];
   completed: boolean;
   errors: string[];
 }
 
 // A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
-function statusOf(run: ClauseRun | undefined, runErrors: string[]): { status: ClauseStatus; reason?: string } {
+function statusOf(run: ClauseRun | undefined, runErrors: string[]): { status: JudgedStatus; reason?: string } {
   if (run === undefined && runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${runErrors[0].split('\n')[0]}` };
   if (run === undefined) return { status: 'not-exercised', reason: 'no check ran for this clause in this run' };
   if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason };
-  if (run.status === 'passed') return { status: run.outcome === 'passed' ? 'passed' : 'errored', reason: run.outcome === 'passed' ? undefined : 'the check passed without a verdict' };
+  if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
   if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
   return { status: 'errored', reason: run.error ?? `the check ended ${run.status}` };
 }
 
+function deviationState(status: JudgedStatus, deviation: KnownDeviation, today: string): DeviationState {
+  if (status === 'passed') return 'no-longer-needed';
+  if (status !== 'failed') return 'not-applicable';
+  return deviation.expires !== undefined && deviation.expires <= today ? 'expired' : 'applied';
+}
+
+/** A known deviation excuses a failure until it expires; it never excuses an error or a crash. */
+function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefined, today: string): ClauseResult {
+  if (!deviation) return result;
+  const state = deviationState(result.status as JudgedStatus, deviation, today);
+  return { ...result, status: state === 'applied' ? 'known-deviation' : result.status, deviation: { ...deviation, state } };
+}
+
 function count(results: ClauseResult[]): Counts {
   const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
-  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised') };
+  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation') };
 }
 
 function verdictOf(must: Counts, all: Counts, completed: boolean): Verdict {
   if (must.failed > 0) return 'fail';
   // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
-  if (all.errored > 0 || !completed || must.passed === 0) return 'error';
+  if (all.errored > 0 || !completed || must.passed + must.knownDeviations === 0) return 'error';
   return 'pass';
 }
 
-/** The conformance report: a pure function of the catalogue and the finished runs. */
+/** The conformance report: a pure function of the catalogue, the finished runs and the run's facts. */
 export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], meta: RunMeta): ConformanceReport {
   const byClause = new Map(runs.map((r) => [r.clause, r]));
+  const deviations = new Map(meta.deviations.map((d) => [d.clause, d]));
   const clauses = catalogue.map((c): ClauseResult => {
     const run = byClause.get(c.id);
-    return { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta.runErrors), evidence: run?.evidence };
+    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta.runErrors), evidence: run?.evidence };
+    return withDeviation(result, deviations.get(c.id), meta.today);
   });
   const all = count(clauses);
   const must = count(clauses.filter((c) => c.level === 'MUST'));
@@ -100,6 +134,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     verdict: verdictOf(must, all, completed),
     summary: { ...all, total: clauses.length, must },
     clauses,
+    requests: meta.requests,
     completed,
     errors: meta.runErrors,
   };

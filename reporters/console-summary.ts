@@ -37,11 +37,14 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
     VERDICT_LINE[report.verdict],
-    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised (of ${s.total})`,
-    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised`,
+    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations (of ${s.total})`,
+    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations`,
   ];
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
   for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
+  for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${c.deviation!.reason}`);
+  for (const c of report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed')) lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
+  for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired')) lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
   for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${c.reason ?? ''}`);
   lines.push(...files.map((f) => `  report: ${f}`), '');
   return lines.join('\n');

@@ -9,7 +9,7 @@ const catalogue: Clause[] = [
 ];
 const meta: RunMeta = {
   suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
-  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [],
+  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
 };
 const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({ clause, status, outcome });
 

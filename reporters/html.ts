@@ -1,0 +1,97 @@
+import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
+import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
+import { STYLE } from './html-style.ts';
+
+const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const VERDICT_TEXT = {
+  pass: 'The target meets every exercised MUST clause.',
+  fail: 'The target violates the document.',
+  error: 'The run could not reach a verdict on every clause.',
+};
+
+function tile(label: string, value: number, status: string): string {
+  return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
+}
+
+function header(r: ConformanceReport): string {
+  const s = r.summary;
+  const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
+  return `<header class="verdict ${r.verdict}">
+<h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
+<p>${VERDICT_TEXT[r.verdict]} MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations}</b>.</p>
+</header>
+<section class="tiles" data-testid="counts">${tile('passed', s.passed, 'passed')}${tile('failed', s.failed, 'failed')}${tile('errored', s.errored, 'errored')}${tile('not exercised', s.notExercised, 'not-exercised')}${tile('known deviations', s.knownDeviations, 'known-deviation')}</section>
+<dl class="meta">
+<dt>Base URL</dt><dd>${esc(r.target.baseUrl)}</dd>
+<dt>Target's own version</dt><dd>${esc(version)}</dd>
+<dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
+<dt>Started</dt><dd>${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s</dd>
+<dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>
+</dl>`;
+}
+
+function violationsHtml(c: ClauseResult): string {
+  const e = c.evidence;
+  if (!e) return c.reason ? `<pre>${esc(c.reason)}</pre>` : '';
+  const items = e.violations.map((v) => `<li><code>${esc(v.request.method)} ${esc(v.request.path)}</code> → ${esc(v.request.status)}<br>
+at <code>${esc(v.pointer || '(response)')}</code>: received <code>${esc(v.received)}</code>; the document requires ${esc(v.required)}
+<pre class="curl">${esc(v.request.curl)}</pre>${v.request.bodyExcerpt ? `<details><summary>body</summary><pre>${esc(v.request.bodyExcerpt)}</pre></details>` : ''}</li>`);
+  const unevaluable = e.unevaluable.map((u) => `<li><code>${esc(u.request.method)} ${esc(u.request.path)}</code> → ${esc(u.request.status ?? 'no answer')}: ${esc(u.reason)}<pre class="curl">${esc(u.request.curl)}</pre></li>`);
+  const cut = e.violationsCut > 0 ? `<p>… and ${e.violationsCut} more violations, not kept.</p>` : '';
+  return `<ul class="evidence">${items.join('')}${unevaluable.join('')}</ul>${cut}`;
+}
+
+function deviationHtml(c: ClauseResult): string {
+  const d = c.deviation;
+  if (!d) return '';
+  const link = d.link ? ` <a href="${esc(d.link)}">${esc(d.link)}</a>` : '';
+  return `<p class="deviation">Known deviation (${esc(d.state)}${d.expires ? `, expires ${esc(d.expires)}` : ''}): ${esc(d.reason)}${link}</p>`;
+}
+
+function row(c: ClauseResult): string {
+  const detail = c.status === 'passed' ? '' : `${deviationHtml(c)}${c.status === 'not-exercised' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
+  const summary = `<span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span>`;
+  const open = c.status === 'failed' || c.status === 'errored' ? ' open' : '';
+  return detail ? `<details class="clause"${open} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>` : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
+}
+
+function clausesBySection(r: ConformanceReport): string {
+  const sections = [...new Set(r.clauses.filter((c) => c.level !== 'INFO').map((c) => c.section))].sort(compareSections);
+  return sections.map((s) => `<section class="group"><h3>${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</h3>${r.clauses.filter((c) => c.section === s && c.level !== 'INFO').map(row).join('')}</section>`).join('');
+}
+
+function observations(r: ConformanceReport): string {
+  const info = r.clauses.filter((c) => c.level === 'INFO');
+  const items = info.map((c) => `<details class="clause" data-clause="${esc(c.id)}"><summary><span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code></summary>
+<pre>${esc(c.evidence?.observations === undefined ? c.reason ?? 'nothing observed' : JSON.stringify(c.evidence.observations, null, 2))}</pre></details>`);
+  return `<h2>Observations</h2><p>Behaviour the document leaves open, recorded and never judged.</p>${items.join('')}`;
+}
+
+function coverage(r: ConformanceReport): string {
+  const must = r.clauses.filter((c) => c.level === 'MUST');
+  const exercised = must.filter((c) => c.status !== 'not-exercised').length;
+  const pct = must.length === 0 ? 0 : Math.round((100 * exercised) / must.length);
+  return `<h2>Coverage</h2><p data-testid="coverage">${exercised} of ${must.length} MUST clauses exercised (${pct}%).</p><div class="bar"><span style="width:${pct}%"></span></div>`;
+}
+
+function footer(r: ConformanceReport): string {
+  const errors = r.errors.map((e) => `<pre>${esc(e)}</pre>`).join('');
+  return `<footer data-testid="completed">${r.completed ? 'The run completed.' : 'The run did not complete.'}${errors}</footer>`;
+}
+
+/** One self-contained HTML page (no scripts, no external assets) rendered from the report. */
+export function renderHtml(r: ConformanceReport): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance ${VERDICT_LABEL[r.verdict]}: ${esc(r.target.name)}</title>
+<style>${STYLE}</style></head>
+<body><main>
+${header(r)}
+<h2>Clauses by section</h2>${clausesBySection(r)}
+${observations(r)}
+${coverage(r)}
+${footer(r)}
+</main></body></html>
+`;
+}

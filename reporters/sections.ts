@@ -1,0 +1,34 @@
+/** The document's section headings, for grouping clauses in reports. */
+export const SECTION_TITLES: Record<string, string> = {
+  '2.1': 'Public signup token',
+  '2.2': 'User object',
+  '2.3': 'Role object',
+  '2.4': 'Projects list',
+  '2.5': 'Project object',
+  '2.6': 'Owner object',
+  '2.7': 'Error object',
+  '3': 'States and transitions',
+  '4.1': 'Retrieve a signup token',
+  '4.2': 'List all projects',
+  '5': 'Authentication',
+  '7': 'Errors',
+  '9': 'Versioning',
+};
+
+/** Sections in document order: "2.10" after "2.9", "10" after "9". */
+export function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
+  return 0;
+}
+
+export const STATUS_LABEL: Record<string, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  errored: 'errored',
+  'not-exercised': 'not exercised',
+  'known-deviation': 'known deviation',
+};
+
+export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' } as const;
