@@ -109,7 +109,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
  */
 export function clause(id: string): [string, TestDetails] {
   const c = clauseById(id);
-  return [c.title, { tag: [`@${c.level}`], annotation: [{ type: 'clause', description: id }, { type: 'section', description: c.section }] }];
+  // The id in the title puts it in every report line and JUnit name, and lets `--grep <id>` select one clause.
+  return [`${c.title} [${id}]`, { tag: [`@${c.level}`], annotation: [{ type: 'clause', description: id }, { type: 'section', description: c.section }] }];
 }
 
 /** Marks every readable-input failure of the given fetches on the check. */

@@ -18,7 +18,8 @@ function header(check: ClauseCheck): string {
 
 /** The one place where a clause's violations become words: received, required, how to reproduce. */
 export function describeViolations(check: ClauseCheck, redact: Redactor): string {
-  const lines = [header(check), `${check.violationCount} violation(s) in ${check.instances} checked:`];
+  // The matcher name on the second line lets JUnit readers class this as an assertion failure, not an error.
+  const lines = [header(check), `expect(clause).toConform(): ${check.violationCount} violation(s) in ${check.instances} checked:`];
   for (const v of check.violations.slice(0, SHOWN)) {
     lines.push(`  ${requestLine(v, redact)}`);
     lines.push(`    at ${v.pointer || '(response)'}: received ${redact(v.received)}; the document requires ${v.required}`);

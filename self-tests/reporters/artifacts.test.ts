@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import { launchChromium } from '../support/browser.ts';
+import { reportSchemaErrors } from '../support/report-schema.ts';
+import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from '../support/run-suite.ts';
+
+// A run against the reference target and one against a broken variant each leave all five artefacts.
+
+const expiredStillEnabled: Variant = {
+  name: 'expired-still-enabled',
+  description: 'reports an expired token as enabled',
+  transform: (request, faithful) => {
+    const response = faithful();
+    const body = response.body as { expiresAt?: string; enabled?: boolean };
+    if (response.status === 200 && body.expiresAt && Date.parse(body.expiresAt) < Date.now()) body.enabled = true;
+    return response;
+  },
+};
+
+const CLAUSE = 'signup-token.state.expired-not-enabled';
+
+test.describe.configure({ mode: 'parallel' });
+
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+test.beforeAll(async () => (server = await startReferenceServer(0, [expiredStillEnabled])));
+test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() => resolve())));
+
+function artefacts(run: SuiteRun) {
+  const read = (name: string) => readFileSync(path.join(run.reportDir, name), 'utf8');
+  return { html: path.join(run.reportDir, 'index.html'), markdown: read('summary.md'), badge: read('badge.svg'), junit: read('junit.xml') };
+}
+
+async function openReport(file: string, screenshot: string) {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const external: string[] = [];
+  page.on('request', (r) => !r.url().startsWith('file:') && external.push(r.url()));
+  await page.goto(`file://${file}`);
+  const seen = {
+    verdict: await page.getByTestId('verdict').innerText(),
+    counts: await page.getByTestId('counts').innerText(),
+    mustPassed: await page.getByTestId('must-passed').innerText(),
+    failedRows: await page.locator('details.clause[open]').count(),
+  };
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await browser.close();
+  return { ...seen, external };
+}
+
+test('a run against the reference target writes a valid report, a passing page, summary, badge and JUnit', async () => {
+  const run = await runSuite(referenceTargetEnv(server.url));
+  expect(run.exitCode, run.stdout).toBe(0);
+  expect(reportSchemaErrors(run.report)).toEqual([]);
+  const { html, markdown, badge, junit } = artefacts(run);
+  const page = await openReport(html, path.join(run.reportDir, 'index.png'));
+  expect(page).toMatchObject({ verdict: 'PASS', mustPassed: '37', failedRows: 0, external: [] });
+  expect(page.counts).toMatch(/44\s*passed/);
+  expect(markdown).toContain('## Conformance: PASS');
+  expect(markdown).toMatch(/\| MUST \| 37 \| 0 \| 0 \| 0 \| 0 \|/);
+  expect(badge).toContain('conformance: 37/37 MUST');
+  expect(badge).toContain('#2e7d32');
+  expect(junit).toContain(`[${CLAUSE}]`);
+  expect(junit).not.toMatch(/<failure|<error/);
+});
+
+test('a run against a broken variant shows the failed clause in every artefact', async () => {
+  const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${expiredStillEnabled.name}`));
+  expect(run.exitCode).toBe(1);
+  expect(reportSchemaErrors(run.report)).toEqual([]);
+  expect(statusesOf(run.report)[CLAUSE]).toBe('failed');
+  const { html, markdown, badge, junit } = artefacts(run);
+  const page = await openReport(html, path.join(run.reportDir, 'index.png'));
+  expect(page).toMatchObject({ verdict: 'FAIL', mustPassed: '36', failedRows: 1, external: [] });
+  expect(page.counts).toMatch(/1\s*failed/);
+  expect(markdown).toContain('## Conformance: FAIL');
+  expect(markdown).toContain(`| \`${CLAUSE}\` | 3 |`);
+  expect(badge).toContain('conformance: 36/37 MUST');
+  expect(badge).toContain('#c62828');
+  // JUnit tells a violation (an expect failure) from a check that could not run (an error).
+  expect(junit).toMatch(/<failure message="[^"]*" type="expect.toConform">/);
+  expect(run.stdout).toContain(`failed   ${CLAUSE} (3)`);
+});
+
+function deviationsFile(entries: string): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'deviations-')), 'deviations.yaml');
+  writeFileSync(file, `deviations:\n${entries}`);
+  return file;
+}
+
+test('a known deviation excuses its failure, and says so; one that passes now is reported as no longer needed', async () => {
+  const file = deviationsFile([
+    `  - clause: ${CLAUSE}\n    reason: enabled is stored, not computed\n    link: https://example.invalid/issue/1\n    expires: 2999-01-01`,
+    '  - clause: projects.owner.group\n    reason: group owners were once missing',
+  ].join('\n'));
+  const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${expiredStillEnabled.name}`, { CONFORMANCE_DEVIATIONS: file }));
+  expect(run.exitCode, run.stdout).toBe(0);
+  const clauses = Object.fromEntries(run.report!.clauses.map((c) => [c.id, c]));
+  expect(clauses[CLAUSE]).toMatchObject({ status: 'known-deviation', deviation: { state: 'applied', link: 'https://example.invalid/issue/1' } });
+  expect(clauses['projects.owner.group']).toMatchObject({ status: 'passed', deviation: { state: 'no-longer-needed' } });
+  expect(run.report!.summary.must).toMatchObject({ failed: 0, knownDeviations: 1 });
+  expect(run.stdout).toContain('deviation no longer needed  projects.owner.group');
+  expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('### Known deviations');
+});
+
+test('an expired known deviation fails the gate again', async () => {
+  const file = deviationsFile(`  - clause: ${CLAUSE}\n    reason: enabled is stored, not computed\n    expires: 2020-01-01\n`);
+  const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${expiredStillEnabled.name}`, { CONFORMANCE_DEVIATIONS: file }));
+  expect(run.exitCode).toBe(1);
+  expect(run.report!.clauses.find((c) => c.id === CLAUSE)).toMatchObject({ status: 'failed', deviation: { state: 'expired' } });
+  expect(run.stdout).toContain(`deviation expired  ${CLAUSE}`);
+});
+
+test('a deviations file that names an unknown clause is a configuration error, before any request', async () => {
+  const file = deviationsFile('  - clause: no.such.clause\n    reason: r\n');
+  const run = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_DEVIATIONS: file }));
+  expect(run.exitCode).toBe(2);
+  expect(run.stderr).toContain('"no.such.clause" is not a clause id of contracts/clauses.yaml');
+});
