@@ -15,6 +15,8 @@ function configOrExit(): TargetConfig {
 
 const target = configOrExit();
 
+const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
+
 /** The whole run is bounded too, so a target that stalls between requests cannot hold a CI job. */
 const RUN_TIMEOUT_MS = Number(process.env.CONFORMANCE_RUN_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -33,6 +35,8 @@ export default defineConfig({
     ['list'],
     ['junit', { outputFile: path.join(target.reportDir, 'junit.xml') }],
     ['./reporters/conformance-reporter.ts'],
+    // A shard also leaves a blob report, so that `playwright merge-reports` can build the whole run's report.
+    ...(SHARDED ? [['blob', { outputDir: path.join(target.reportDir, 'blob-report') }] as const] : []),
   ],
   globalSetup: './harness/global-setup.ts',
   use: { trace: 'off' },

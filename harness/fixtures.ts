@@ -73,9 +73,10 @@ function clauseOfTest(testInfo: TestInfo): string | undefined {
   return testInfo.annotations.find((a) => a.type === 'clause')?.description;
 }
 
-async function judgeClause(check: ClauseCheck, redact: Redactor, testInfo: TestInfo): Promise<void> {
+async function judgeClause(check: ClauseCheck, target: Target, redact: Redactor, testInfo: TestInfo): Promise<void> {
   if (clauseOfTest(testInfo) !== check.clause) throw new Error(`this test is for clause ${clauseOfTest(testInfo)} but judged ${check.clause}`);
   await testInfo.attach('conformance-evidence', { body: JSON.stringify(clauseEvidence(check, redact)), contentType: 'application/json' });
+  await testInfo.attach('conformance-run', { body: redact(JSON.stringify(target.context)), contentType: 'application/json' });
   const outcome = check.outcome;
   if (outcome === 'not-exercised') {
     testInfo.annotations.push({ type: 'outcome', description: 'not-exercised' });
@@ -100,7 +101,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const [plain, archivedTrue, archivedFalse] = [target.projects(), target.projects('?archived=true'), target.projects('?archived=false')].map(fetched);
     await use({ plain, archivedTrue, archivedFalse, schema: schemaOf('projects', [plain], [archivedTrue, archivedFalse]) });
   }, { scope: 'worker' }],
-  judge: async ({ redact }, use, testInfo) => use((check) => judgeClause(check, redact, testInfo)),
+  judge: async ({ target, redact }, use, testInfo) => use((check) => judgeClause(check, target, redact, testInfo)),
 });
 
 /**

@@ -2,6 +2,7 @@ import type { TargetConfig } from './config.ts';
 import type { Credential, Exchange } from './exchange.ts';
 import { PROJECTS_PATH, authTokenPath, tokenPath } from './plan.ts';
 import { keyOf, type Recording } from './recording.ts';
+import { runContextOf, type RunContext } from './run-context.ts';
 
 /** The deployment under test, as it answered the run's requests. */
 export class Target {
@@ -9,6 +10,10 @@ export class Target {
 
   constructor(readonly config: TargetConfig, private readonly recording: Recording) {
     this.byKey = new Map(recording.exchanges.map((e) => [keyOf(e.request), e]));
+  }
+
+  get context(): RunContext {
+    return runContextOf(this.config, this.recording);
   }
 
   get invalidToken(): string {

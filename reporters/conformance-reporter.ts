@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
-import { loadConfig } from '../harness/config.ts';
+import { loadConfig, type TargetConfig } from '../harness/config.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
+import type { RunContext } from '../harness/run-context.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
 import { writeArtifacts } from './artifacts.ts';
 import { buildConformanceReport, type ClauseRun, type JudgedStatus } from './conformance-result.ts';
@@ -40,14 +41,34 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RequestLog) : undefined;
 }
 
+/**
+ * The run's facts as the checks saw them. They travel in the test attachments, so that a report merged
+ * from shards (`playwright merge-reports`) has them too; without any check, they come from this process.
+ */
+function runContext(tests: TestCase[], config: TargetConfig, reportDir: string): RunContext {
+  for (const test of tests) {
+    const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
+    if (body) return JSON.parse(body.toString()) as RunContext;
+  }
+  const log = readRequestLog(reportDir);
+  return {
+    target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded, reportedVersion: log?.reportedVersion },
+    startedAt: log?.startedAt ?? new Date().toISOString(),
+    requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
+  };
+}
+
 /** Builds the conformance report at the end of the run, writes its renderings, and sets the exit status from it. */
 export default class ConformanceReporter implements Reporter {
   private suite?: Suite;
   private startedAt = new Date();
   private readonly runErrors: string[] = [];
 
-  onBegin(_config: FullConfig, suite: Suite): void {
+  private shard?: string;
+
+  onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
+    this.shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     this.startedAt = new Date();
   }
 
@@ -62,22 +83,24 @@ export default class ConformanceReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const config = loadConfig();
     const redact = createRedactor(config);
-    const log = readRequestLog(config.reportDir);
-    const runs = (this.suite?.allTests() ?? []).map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined);
+    const tests = this.suite?.allTests() ?? [];
+    const context = runContext(tests, config, config.reportDir);
+    const runs = tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined);
     const report = buildConformanceReport(loadCatalogue(), runs, {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
-      target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded, reportedVersion: log?.reportedVersion },
-      startedAt: this.startedAt.toISOString(),
-      durationMs: Date.now() - this.startedAt.getTime(),
+      target: context.target,
+      startedAt: context.startedAt,
+      durationMs: result.duration,
       runStatus: result.status,
       runErrors: this.runErrors.map(redact),
       deviations: config.deviations,
       today: new Date().toISOString().slice(0, 10),
-      requests: log && { count: log.requests.length, methods: [...new Set(log.requests.map((r) => r.method))] },
+      requests: context.requests,
+      shard: this.shard,
     });
     const files = writeArtifacts(report, config.reportDir, process.env.GITHUB_STEP_SUMMARY);
-    process.stdout.write(consoleSummary(report, [...files, path.join(config.reportDir, 'junit.xml')]));
+    process.stdout.write(consoleSummary(report, [...files, path.join(config.reportDir, 'junit.xml')].filter((f) => existsSync(f))));
     return { status: report.verdict === 'pass' ? 'passed' : 'failed' };
   }
 }

@@ -41,6 +41,8 @@ export interface RunMeta {
   /** The day the run is judged on, for deviation expiry (YYYY-MM-DD). */
   today: string;
   requests?: { count: number; methods: string[] };
+  /** "i/n" when this run is one shard of several. */
+  shard?: string;
 }
 
 export type DeviationState = 'applied' | 'no-longer-needed' | 'expired' | 'not-applicable';
@@ -74,13 +76,15 @@ export interface ConformanceReport {
   summary: Counts & { total: number; must: Counts };
   clauses: ClauseResult[];
   requests?: RunMeta['requests'];
+  shard?: string;
   completed: boolean;
   errors: string[];
 }
 
 // A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
-function statusOf(run: ClauseRun | undefined, runErrors: string[]): { status: JudgedStatus; reason?: string } {
-  if (run === undefined && runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${runErrors[0].split('\n')[0]}` };
+function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedStatus; reason?: string } {
+  if (run === undefined && meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
+  if (run === undefined && meta.shard) return { status: 'not-exercised', reason: `checked in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
   if (run === undefined) return { status: 'not-exercised', reason: 'no check ran for this clause in this run' };
   if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason };
   if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
@@ -119,7 +123,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   const deviations = new Map(meta.deviations.map((d) => [d.clause, d]));
   const clauses = catalogue.map((c): ClauseResult => {
     const run = byClause.get(c.id);
-    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta.runErrors), evidence: run?.evidence };
+    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta), evidence: run?.evidence };
     return withDeviation(result, deviations.get(c.id), meta.today);
   });
   const all = count(clauses);
@@ -135,6 +139,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     summary: { ...all, total: clauses.length, must },
     clauses,
     requests: meta.requests,
+    shard: meta.shard,
     completed,
     errors: meta.runErrors,
   };

@@ -49,16 +49,22 @@ function deviationHtml(c: ClauseResult): string {
   return `<p class="deviation">Known deviation (${esc(d.state)}${d.expires ? `, expires ${esc(d.expires)}` : ''}): ${esc(d.reason)}${link}</p>`;
 }
 
-function row(c: ClauseResult): string {
+function row(c: ClauseResult, open = false): string {
   const detail = c.status === 'passed' ? '' : `${deviationHtml(c)}${c.status === 'not-exercised' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
   const summary = `<span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span>`;
-  const open = c.status === 'failed' || c.status === 'errored' ? ' open' : '';
-  return detail ? `<details class="clause"${open} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>` : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
+  return detail ? `<details class="clause"${open ? ' open' : ''} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>` : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
+}
+
+/** Failures and errors first, evidence open, so a reader sees what matters without scrolling. */
+function attention(r: ConformanceReport): string {
+  const rows = r.clauses.filter((c) => c.status === 'failed' || c.status === 'errored');
+  if (rows.length === 0) return '';
+  return `<h2>Needs attention</h2><section class="group" data-testid="attention">${rows.map((c) => row(c, true)).join('')}</section>`;
 }
 
 function clausesBySection(r: ConformanceReport): string {
   const sections = [...new Set(r.clauses.filter((c) => c.level !== 'INFO').map((c) => c.section))].sort(compareSections);
-  return sections.map((s) => `<section class="group"><h3>${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</h3>${r.clauses.filter((c) => c.section === s && c.level !== 'INFO').map(row).join('')}</section>`).join('');
+  return sections.map((s) => `<section class="group"><h3>${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</h3>${r.clauses.filter((c) => c.section === s && c.level !== 'INFO').map((c) => row(c)).join('')}</section>`).join('');
 }
 
 function observations(r: ConformanceReport): string {
@@ -88,6 +94,7 @@ export function renderHtml(r: ConformanceReport): string {
 <style>${STYLE}</style></head>
 <body><main>
 ${header(r)}
+${attention(r)}
 <h2>Clauses by section</h2>${clausesBySection(r)}
 ${observations(r)}
 ${coverage(r)}

@@ -43,7 +43,7 @@ async function openReport(file: string, screenshot: string) {
     verdict: await page.getByTestId('verdict').innerText(),
     counts: await page.getByTestId('counts').innerText(),
     mustPassed: await page.getByTestId('must-passed').innerText(),
-    failedRows: await page.locator('details.clause[open]').count(),
+    failedRows: await page.getByTestId('attention').locator('details.clause').count(),
   };
   await page.screenshot({ path: screenshot, fullPage: true });
   await browser.close();
