@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { ConfigError, loadConfig, type TargetConfig } from './harness/config.ts';
+import { ConfigError } from './harness/config.ts';
+import { loadTargets, type RunTargets } from './harness/targets.ts';
 
-function configOrExit(): TargetConfig {
+function targetsOrExit(): RunTargets {
   try {
-    return loadConfig();
+    return loadTargets();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
@@ -13,7 +14,8 @@ function configOrExit(): TargetConfig {
   }
 }
 
-const target = configOrExit();
+const run = targetsOrExit();
+const [target] = run.targets;
 
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
@@ -23,24 +25,26 @@ const RUN_TIMEOUT_MS = Number(process.env.CONFORMANCE_RUN_TIMEOUT_MS ?? 10 * 60_
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(target.reportDir, 'test-results'),
+  outputDir: path.join(run.reportDir, 'test-results'),
+  // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
+  projects: run.multi ? run.targets.map((t) => ({ name: t.name })) : undefined,
   // Global setup sends each request once; every worker judges the same recorded answers.
   workers: 2,
   fullyParallel: true,
   retries: 0,
   forbidOnly: true,
-  timeout: target.timeoutMs + 15_000,
+  timeout: Math.max(...run.targets.map((t) => t.timeoutMs)) + 15_000,
   globalTimeout: RUN_TIMEOUT_MS,
   reporter: [
     ['list'],
-    ['junit', { outputFile: path.join(target.reportDir, 'junit.xml') }],
+    ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }],
     ['./reporters/conformance-reporter.ts'],
     // A shard also leaves a blob report, so that `playwright merge-reports` can build the whole run's report.
-    ...(SHARDED ? [['blob', { outputDir: path.join(target.reportDir, 'blob-report') }] as const] : []),
+    ...(SHARDED ? [['blob', { outputDir: path.join(run.reportDir, 'blob-report') }] as const] : []),
   ],
   globalSetup: './harness/global-setup.ts',
   use: { trace: 'off' },
-  webServer: target.embedded
+  webServer: !run.multi && target.embedded
     ? {
         command: 'node --import tsx reference-server/main.ts 0',
         wait: { stdout: /port=(?<conformance_reference_port>\d+)/ },

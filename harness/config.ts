@@ -68,14 +68,28 @@ function readTargetFile(file: string): Source {
   return out;
 }
 
-/** Environment first, then `.env`, then the target file: the most explicit source wins. */
-function mergeSources(env: Source, cwd: string): Source {
+/** The variables that describe one target; in a run over several target files, only the files give them. */
+export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
+
+/** The environment merged with `.env`, the environment winning. */
+export function environment(env: Source, cwd: string): Source {
   const dotenvFile = path.join(cwd, '.env');
   const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
-  const fromEnv = { ...dotenv, ...definedOnly(env) };
-  const targetFile = fromEnv.CONFORMANCE_TARGET;
-  const fromFile = targetFile ? readTargetFile(path.resolve(cwd, targetFile)) : {};
-  return { ...fromFile, ...fromEnv };
+  return { ...dotenv, ...definedOnly(env) };
+}
+
+/**
+ * Environment first, then `.env`, then the target file: the most explicit source wins. With `targetFile`
+ * (one of several targets), the file alone describes the target.
+ */
+function mergeSources(env: Source, cwd: string, targetFile?: string): Source {
+  const fromEnv = environment(env, cwd);
+  if (targetFile !== undefined) {
+    const shared = Object.fromEntries(Object.entries(fromEnv).filter(([k]) => !PER_TARGET_VARIABLES.has(k)));
+    return { ...readTargetFile(path.resolve(cwd, targetFile)), ...shared };
+  }
+  const file = fromEnv.CONFORMANCE_TARGET;
+  return { ...(file ? readTargetFile(path.resolve(cwd, file)) : {}), ...fromEnv };
 }
 
 function definedOnly(env: Source): Source {
@@ -145,8 +159,8 @@ function configuredTarget(source: Source, baseUrlRaw: string) {
 }
 
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
-export function loadConfig(env: Source = process.env, cwd: string = process.cwd()): TargetConfig {
-  const source = mergeSources(env, cwd);
+export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), targetFile?: string): TargetConfig {
+  const source = mergeSources(env, cwd, targetFile);
   const embedded = !source.CONFORMANCE_BASE_URL;
   const target = embedded ? embeddedTarget(source) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
   if (target.forbiddenToken !== undefined && target.forbiddenToken === target.adminToken) throw new ConfigError('CONFORMANCE_FORBIDDEN_TOKEN is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission');

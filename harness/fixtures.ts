@@ -1,6 +1,7 @@
 import { test as base, expect as baseExpect, type TestDetails, type TestInfo } from '@playwright/test';
 import { clauseById } from './catalogue.ts';
-import { loadConfig, type TargetConfig } from './config.ts';
+import type { TargetConfig } from './config.ts';
+import { loadTargets, targetOfProject } from './targets.ts';
 import { clauseEvidence } from './evidence.ts';
 import type { Exchange } from './exchange.ts';
 import { describeUnevaluable, describeViolations } from './format.ts';
@@ -39,8 +40,10 @@ type WorkerFixtures = {
 
 type TestFixtures = { judge: (check: ClauseCheck) => Promise<void> };
 
-function recordingFile(): string {
-  const file = process.env[RECORDING_VARIABLE];
+/** The recording global setup left for this worker's target (project). */
+function recordingFile(projectName: string): string {
+  const files = JSON.parse(process.env[RECORDING_VARIABLE] ?? '{}') as Record<string, string>;
+  const file = files[projectName];
   if (!file) throw new Error('no recording of the target: run the suite through its Playwright config, whose global setup sends the requests');
   return file;
 }
@@ -90,9 +93,9 @@ async function judgeClause(check: ClauseCheck, target: Target, redact: Redactor,
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  config: [async ({}, use) => use(loadConfig()), { scope: 'worker' }],
+  config: [async ({}, use, workerInfo) => use(targetOfProject(loadTargets(), workerInfo.project.name)), { scope: 'worker' }],
   redact: [async ({ config }, use) => use(createRedactor(config)), { scope: 'worker' }],
-  target: [async ({ config }, use) => use(new Target(config, loadRecording(recordingFile()))), { scope: 'worker' }],
+  target: [async ({ config }, use, workerInfo) => use(new Target(config, loadRecording(recordingFile(workerInfo.project.name)))), { scope: 'worker' }],
   signupTokens: [async ({ config, target }, use) => {
     const all = config.signupTokens.map((secret) => ({ secret, ...fetched(target.token(secret)) }));
     await use({ fetched: all, schema: schemaOf('signup-token', all) });

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { loadConfig, type TargetConfig } from './config.ts';
+import type { TargetConfig } from './config.ts';
+import { loadTargets } from './targets.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
 import { createRedactor } from './redact.ts';
 import { RECORDING_VARIABLE, record, removeRecording, saveRecording, type Recording } from './recording.ts';
@@ -32,14 +33,16 @@ function writeRequestLog(config: TargetConfig, recording: Recording): void {
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, reportedVersion, requests: log }, null, 2)}\n`);
 }
 
-/** Sends every request of the run once, before any check, and hands the answers to the workers. */
+/** Sends every request of the run once per target, before any check, and hands the answers to the workers. */
 export default async function globalSetup(_config: FullConfig): Promise<() => void> {
-  const config = loadConfig();
-  const recording = await record(config);
-  writeRequestLog(config, recording);
-  const problem = preflightProblem(config, recording);
-  if (problem !== undefined) throw runStopped(problem);
-  const file = saveRecording(recording);
-  process.env[RECORDING_VARIABLE] = file;
-  return () => removeRecording(file);
+  const { multi, targets } = loadTargets();
+  const recordings = await Promise.all(targets.map((config) => record(config)));
+  targets.forEach((config, i) => writeRequestLog(config, recordings[i]));
+  for (const [i, config] of targets.entries()) {
+    const problem = preflightProblem(config, recordings[i]);
+    if (problem !== undefined) throw runStopped(multi ? `${config.name}: ${problem}` : problem);
+  }
+  const files = Object.fromEntries(targets.map((config, i) => [multi ? config.name : '', saveRecording(recordings[i])]));
+  process.env[RECORDING_VARIABLE] = JSON.stringify(files);
+  return () => Object.values(files).forEach(removeRecording);
 }

@@ -4,17 +4,32 @@ import { renderBadge } from './badge.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
+import type { MatrixReport } from './matrix-result.ts';
+import { renderMatrixHtml, renderMatrixMarkdown } from './matrix-render.ts';
+
+function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, content] of files) writeFileSync(path.join(dir, name), content);
+  const markdown = files.find(([name]) => name === 'summary.md');
+  if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
+  return files.map(([name]) => path.join(dir, name));
+}
 
 /** The files a run leaves, each rendered from the one report. Returns their paths. */
 export function writeArtifacts(report: ConformanceReport, dir: string, stepSummary?: string): string[] {
-  mkdirSync(dir, { recursive: true });
-  const files: [string, string][] = [
+  return write(dir, [
     ['conformance.json', `${JSON.stringify(report, null, 2)}\n`],
     ['index.html', renderHtml(report)],
     ['summary.md', renderMarkdown(report)],
     ['badge.svg', renderBadge(report)],
-  ];
-  for (const [name, content] of files) writeFileSync(path.join(dir, name), content);
-  if (stepSummary) appendFileSync(stepSummary, files[2][1]);
-  return files.map(([name]) => path.join(dir, name));
+  ], stepSummary);
+}
+
+/** The files of a run over several targets: the matrix beside each target's own folder. */
+export function writeMatrixArtifacts(matrix: MatrixReport, dir: string, stepSummary?: string): string[] {
+  return write(dir, [
+    ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
+    ['index.html', renderMatrixHtml(matrix)],
+    ['summary.md', renderMatrixMarkdown(matrix)],
+  ], stepSummary);
 }

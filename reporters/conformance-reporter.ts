@@ -2,15 +2,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
-import { loadConfig, type TargetConfig } from '../harness/config.ts';
+import type { TargetConfig } from '../harness/config.ts';
+import { loadTargets } from '../harness/targets.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunContext } from '../harness/run-context.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
-import { writeArtifacts } from './artifacts.ts';
-import { buildConformanceReport, type ClauseRun, type JudgedStatus } from './conformance-result.ts';
+import { writeArtifacts, writeMatrixArtifacts } from './artifacts.ts';
+import { buildConformanceReport, type ClauseRun, type ConformanceReport, type JudgedStatus } from './conformance-result.ts';
+import { buildMatrixReport } from './matrix-result.ts';
+import { VERDICT_LABEL } from './sections.ts';
 import { consoleSummary } from './console-summary.ts';
 
 // Playwright colours its messages; the report keeps plain text.
@@ -34,6 +37,10 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
     error: error ? redact(error) : undefined,
     skipReason: annotation(test, 'skip', result),
   };
+}
+
+function projectOf(test: TestCase): string {
+  return test.parent.project()?.name ?? '';
 }
 
 function readRequestLog(reportDir: string): RequestLog | undefined {
@@ -80,13 +87,10 @@ export default class ConformanceReporter implements Reporter {
     return true;
   }
 
-  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
-    const config = loadConfig();
+  private reportOf(config: TargetConfig, tests: TestCase[], result: FullResult): ConformanceReport {
     const redact = createRedactor(config);
-    const tests = this.suite?.allTests() ?? [];
     const context = runContext(tests, config, config.reportDir);
-    const runs = tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined);
-    const report = buildConformanceReport(loadCatalogue(), runs, {
+    return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
       target: context.target,
@@ -99,8 +103,26 @@ export default class ConformanceReporter implements Reporter {
       requests: context.requests,
       shard: this.shard,
     });
-    const files = writeArtifacts(report, config.reportDir, process.env.GITHUB_STEP_SUMMARY);
-    process.stdout.write(consoleSummary(report, [...files, path.join(config.reportDir, 'junit.xml')].filter((f) => existsSync(f))));
-    return { status: report.verdict === 'pass' ? 'passed' : 'failed' };
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    const run = loadTargets();
+    const tests = this.suite?.allTests() ?? [];
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    const reports = run.targets.map((config) => {
+      const report = this.reportOf(config, tests.filter((t) => !run.multi || projectOf(t) === config.name), result);
+      const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
+      process.stdout.write(consoleSummary(report, files));
+      return { report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) };
+    });
+    if (!run.multi) {
+      const junit = path.join(run.reportDir, 'junit.xml');
+      if (existsSync(junit)) process.stdout.write(`  report: ${junit}\n`);
+      return { status: reports[0].report.verdict === 'pass' ? 'passed' : 'failed' };
+    }
+    const matrix = buildMatrixReport(reports, result.duration);
+    const files = writeMatrixArtifacts(matrix, run.reportDir, stepSummary);
+    process.stdout.write(`\nConformance matrix: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass\n${files.map((f) => `  report: ${f}`).join('\n')}\n`);
+    return { status: matrix.verdict === 'pass' ? 'passed' : 'failed' };
   }
 }

@@ -1,0 +1,57 @@
+import type { ClauseStatus, ConformanceReport, Counts, Verdict } from './conformance-result.ts';
+
+/** One run over several targets: each target's verdict and a target × clause matrix. */
+export interface MatrixReport {
+  reportVersion: 1;
+  kind: 'matrix';
+  suite: ConformanceReport['suite'];
+  startedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  /** Clause outcomes added up over every target. */
+  summary: Counts & { total: number; must: Counts };
+  targets: { name: string; baseUrl: string; verdict: Verdict; summary: ConformanceReport['summary']; report: string }[];
+  clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
+  completed: boolean;
+  errors: string[];
+}
+
+// The row's status is the worst of its cells: one failing target is enough for the clause to fail.
+const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'known-deviation', 'not-exercised', 'passed'];
+const worst = (statuses: ClauseStatus[]) => SEVERITY.find((s) => statuses.includes(s)) ?? 'not-exercised';
+
+function add(a: Counts, b: Counts): Counts {
+  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations };
+}
+
+const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0 };
+
+function verdictOf(verdicts: Verdict[]): Verdict {
+  if (verdicts.includes('fail')) return 'fail';
+  return verdicts.includes('error') || verdicts.length === 0 ? 'error' : 'pass';
+}
+
+/** The matrix of a run over several targets: a pure function of their reports. */
+export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number): MatrixReport {
+  const first = reports[0].report;
+  return {
+    reportVersion: 1,
+    kind: 'matrix',
+    suite: first.suite,
+    startedAt: reports.map((r) => r.report.startedAt).sort()[0],
+    durationMs,
+    verdict: verdictOf(reports.map((r) => r.report.verdict)),
+    summary: {
+      ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
+      total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
+      must: reports.reduce((sum, r) => add(sum, r.report.summary.must), ZERO),
+    },
+    targets: reports.map(({ report, path }) => ({ name: report.target.name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: path })),
+    clauses: first.clauses.map((c) => {
+      const byTarget = Object.fromEntries(reports.map(({ report }) => [report.target.name, report.clauses.find((x) => x.id === c.id)?.status ?? 'not-exercised']));
+      return { id: c.id, section: c.section, level: c.level, title: c.title, status: worst(Object.values(byTarget)), byTarget };
+    }),
+    completed: reports.every((r) => r.report.completed),
+    errors: reports.flatMap((r) => r.report.errors.map((e) => `${r.report.target.name}: ${e}`)),
+  };
+}

@@ -1,0 +1,69 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import type { MatrixReport } from '../../reporters/matrix-result.ts';
+import { launchChromium } from '../support/browser.ts';
+import { runSuite } from '../support/run-suite.ts';
+
+// Several target files in one run: one Playwright project each, a report per target and a target × clause matrix.
+
+const noGroupName: Variant = {
+  name: 'group-owner-without-name',
+  description: 'drops the name of every group owner',
+  transform: (request, faithful) => {
+    const response = faithful();
+    for (const project of (response.body as { projects?: { owners?: Record<string, unknown>[] }[] }).projects ?? []) {
+      for (const owner of project.owners ?? []) if (owner.ownerType === 'group') delete owner.name;
+    }
+    return response;
+  },
+};
+
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+test.beforeAll(async () => (server = await startReferenceServer(0, [noGroupName])));
+test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() => resolve())));
+
+function targetFile(dir: string, name: string, baseUrl: string): string {
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, [
+    `name: ${name}`, `baseUrl: ${baseUrl}`, `adminToken: ${REFERENCE_FIXTURES.adminToken}`,
+    `forbiddenToken: ${REFERENCE_FIXTURES.forbiddenToken}`, `signupTokens: [${REFERENCE_FIXTURES.signupTokens.join(', ')}]`, '',
+  ].join('\n'));
+  return file;
+}
+
+test('two targets side by side: each gets its own report, the matrix shows where they differ', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'targets-'));
+  const files = [targetFile(dir, 'faithful', server.url), targetFile(dir, 'broken', `${server.url}/variants/${noGroupName.name}`)];
+  const run = await runSuite({ CONFORMANCE_TARGETS: files.join(',') });
+  expect(run.exitCode, run.stdout).toBe(1);
+  const matrix = run.report as unknown as MatrixReport;
+  expect(matrix.kind).toBe('matrix');
+  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([['faithful', 'pass'], ['broken', 'fail']]);
+  const row = matrix.clauses.find((c) => c.id === 'projects.owner.group')!;
+  expect(row).toMatchObject({ status: 'failed', byTarget: { faithful: 'passed', broken: 'failed' } });
+  expect(matrix.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['projects.owner.group']);
+  for (const name of ['faithful', 'broken']) expect(existsSync(path.join(run.reportDir, 'targets', name, 'conformance.json'))).toBe(true);
+  expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('| `projects.owner.group` | passed | failed |');
+
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
+  await expect(page.getByTestId('verdict')).toHaveText('FAIL');
+  await expect(page.getByTestId('target-verdict')).toHaveText(['PASS', 'FAIL']);
+  await expect(page.locator('tr[data-clause="projects.owner.group"] td.cell')).toHaveText(['passed', 'failed']);
+  await browser.close();
+});
+
+test('target files that share a name are a configuration error', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'targets-'));
+  const a = targetFile(dir, 'same', server.url);
+  const b = path.join(dir, 'other.yaml');
+  writeFileSync(b, readFileSync(a));
+  const run = await runSuite({ CONFORMANCE_TARGETS: `${a},${b}` });
+  expect(run.exitCode).toBe(2);
+  expect(run.stderr).toContain('share the name "same"');
+});
