@@ -1,10 +1,6 @@
+import { VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
-const VERDICT_LINE = {
-  pass: 'PASS: the target conforms to every exercised MUST clause',
-  fail: 'FAIL: the target violates the document',
-  error: 'ERROR: the run could not reach a verdict on every clause',
-};
 
 function firstViolation(clause: ConformanceReport['clauses'][number]): string {
   const v = clause.evidence?.violations[0];
@@ -36,7 +32,7 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
   const lines = [
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
-    VERDICT_LINE[report.verdict],
+    `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
     `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations (of ${s.total})`,
     `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations`,
   ];

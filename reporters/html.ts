@@ -1,14 +1,9 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
+import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
 import { STYLE } from './html-style.ts';
 
 const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const VERDICT_TEXT = {
-  pass: 'The target meets every exercised MUST clause.',
-  fail: 'The target violates the document.',
-  error: 'The run could not reach a verdict on every clause.',
-};
 
 function tile(label: string, value: number, status: string): string {
   return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
@@ -19,7 +14,7 @@ function header(r: ConformanceReport): string {
   const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
   return `<header class="verdict ${r.verdict}">
 <h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
-<p>${VERDICT_TEXT[r.verdict]} MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations}</b>.</p>
+<p>${esc(verdictText(r))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations}</b>.</p>
 </header>
 <section class="tiles" data-testid="counts">${tile('passed', s.passed, 'passed')}${tile('failed', s.failed, 'failed')}${tile('errored', s.errored, 'errored')}${tile('not exercised', s.notExercised, 'not-exercised')}${tile('known deviations', s.knownDeviations, 'known-deviation')}</section>
 <dl class="meta">

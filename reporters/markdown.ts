@@ -1,11 +1,6 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { VERDICT_LABEL } from './sections.ts';
+import { VERDICT_LABEL, verdictText } from './sections.ts';
 
-const VERDICT_TEXT = {
-  pass: 'the target meets every exercised MUST clause',
-  fail: 'the target violates the document',
-  error: 'the run could not reach a verdict on every clause',
-};
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -24,7 +19,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const s = report.summary;
   const of = (status: string) => report.clauses.filter((c) => c.status === status);
   const lines = [
-    `## Conformance: ${VERDICT_LABEL[report.verdict]}, ${VERDICT_TEXT[report.verdict]}`,
+    `## Conformance: ${VERDICT_LABEL[report.verdict]}, ${verdictText(report)}`,
     '',
     `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
@@ -40,4 +35,47 @@ export function renderMarkdown(report: ConformanceReport): string {
   ];
   if (!report.completed) lines.push('', `The run did not complete: ${cell(report.errors[0] ?? 'interrupted')}`);
   return `${lines.join('\n')}\n`;
+}
+
+function evidenceOf(c: ClauseResult): string[] {
+  const e = c.evidence;
+  if (!e) return [c.reason ? `- ${cell(c.reason)}` : ''];
+  return e.violations.slice(0, 3).flatMap((v) => [
+    `- \`${v.request.method} ${v.request.path}\` (${v.request.credential} credential) → **${v.request.status}**, \`${v.request.contentType ?? 'no content-type'}\``,
+    `  - at \`${v.pointer || '(response)'}\`: received ${v.received}; the document requires ${v.required}`,
+    `  - reproduce: \`${v.request.curl}\``,
+    ...(v.request.bodyExcerpt ? ['  - body:', '', '    ```json', ...v.request.bodyExcerpt.split('\n').map((l) => `    ${l}`), '    ```', ''] : []),
+  ]);
+}
+
+function observationLines(report: ConformanceReport): string[] {
+  return report.clauses.filter((c) => c.level === 'INFO').map((c) => `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(c.evidence?.observations ?? c.reason ?? null)}\``);
+}
+
+/** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
+export function renderConformancePage(report: ConformanceReport): string {
+  const notPassed = report.clauses.filter((c) => c.status !== 'passed' && c.level === 'MUST');
+  const sections = notPassed.flatMap((c) => [
+    '',
+    `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
+    '',
+    `${c.title}.`,
+    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${c.deviation.link ? ` (${c.deviation.link})` : ''}`] : []),
+    '',
+    ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
+  ]);
+  const reported = report.target.reportedVersion ? Object.entries(report.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
+  return [
+    renderMarkdown(report).trimEnd(),
+    '',
+    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${reported}.`,
+    '',
+    '## Clauses that did not pass',
+    ...(sections.length > 0 ? sections : ['', 'None.']),
+    '',
+    '## Observations',
+    '',
+    ...observationLines(report),
+    '',
+  ].join('\n');
 }

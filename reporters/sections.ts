@@ -32,3 +32,14 @@ export const STATUS_LABEL: Record<string, string> = {
 };
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' } as const;
+
+/** The verdict in words, the same in every rendering; known deviations are never hidden behind a plain pass. */
+export function verdictText(report: { verdict: 'pass' | 'fail' | 'error'; summary: { must: { knownDeviations: number } } }): string {
+  const known = report.summary.must.knownDeviations;
+  if (report.verdict === 'pass' && known > 0) return `no new failure: the target meets every exercised MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`;
+  return {
+    pass: 'the target meets every exercised MUST clause',
+    fail: 'the target violates the document',
+    error: 'the run could not reach a verdict on every clause',
+  }[report.verdict];
+}

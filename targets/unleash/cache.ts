@@ -51,12 +51,14 @@ function npmEnv(): NodeJS.ProcessEnv {
  */
 async function ensureInstalled(
   finalDir: string,
-  spec: string,
+  spec: string | (() => Promise<string>),
   packageName: string,
   what: string,
   log: Logger,
+  signal?: AbortSignal,
 ): Promise<{ dir: string; cached: boolean }> {
   if (readMarker(finalDir)) return { dir: finalDir, cached: true };
+  if (typeof spec !== 'string') spec = await spec();
 
   const parent = path.dirname(finalDir);
   fs.mkdirSync(parent, { recursive: true });
@@ -75,7 +77,7 @@ async function ensureInstalled(
       `npm install ${packageName}@${spec}`,
       'npm',
       ['install', '--no-audit', '--no-fund', '--loglevel=error'],
-      { cwd: scratch, env: npmEnv(), timeoutMs: NPM_INSTALL_TIMEOUT_MS },
+      { cwd: scratch, env: npmEnv(), timeoutMs: NPM_INSTALL_TIMEOUT_MS, signal },
     );
     const installed = JSON.parse(
       fs.readFileSync(path.join(scratch, 'node_modules', packageName, 'package.json'), 'utf8'),
@@ -106,10 +108,59 @@ export interface UnleashInstall {
   cached: boolean;
 }
 
-export async function ensureUnleash(spec: string, root: string, log: Logger): Promise<UnleashInstall> {
+function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core = '', pre] = v.split('-', 2);
+    return { nums: core.split('.').map(Number), pre };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  for (let i = 0; i < 3; i++) {
+    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  if (x.pre === y.pre) return 0;
+  if (x.pre === undefined) return 1;
+  if (y.pre === undefined) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
+
+/**
+ * Resolves a range such as `7.x` to its highest published version. npm's own
+ * resolution would prefer versions whose `engines` admit the Node that runs npm
+ * (so `7.x` would become 7.5.1 on Node 20), but the newest Node-22-only version is
+ * what was asked for: this target supplies Node 22 itself.
+ */
+async function resolveUnleashVersion(spec: string, signal?: AbortSignal): Promise<string> {
+  if (/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(spec)) return spec;
+  const output = await runChecked(
+    `npm view unleash-server@${spec}`,
+    'npm',
+    ['view', `unleash-server@${spec}`, 'version', '--json', '--loglevel=error'],
+    { env: npmEnv(), timeoutMs: 120_000, signal },
+  );
+  let versions: unknown;
+  try {
+    versions = JSON.parse(output);
+  } catch {
+    throw new TargetError(`npm view unleash-server@${spec} gave no version list`, output);
+  }
+  const list = (Array.isArray(versions) ? versions : [versions]).filter((v): v is string => typeof v === 'string');
+  if (list.length === 0) throw new TargetError(`no published unleash-server version matches "${spec}"`);
+  return list.sort(compareVersions)[list.length - 1]!;
+}
+
+export async function ensureUnleash(spec: string, root: string, log: Logger, signal?: AbortSignal): Promise<UnleashInstall> {
   checkVersionSpec(spec);
   const finalDir = path.join(root, 'unleash', spec);
-  const { dir, cached } = await ensureInstalled(finalDir, spec, 'unleash-server', `unleash-server@${spec}`, log);
+  const { dir, cached } = await ensureInstalled(
+    finalDir,
+    () => resolveUnleashVersion(spec, signal),
+    'unleash-server',
+    `unleash-server@${spec}`,
+    log,
+    signal,
+  );
   const pkgDir = path.join(dir, 'node_modules', 'unleash-server');
   const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as {
     version: string;
@@ -134,13 +185,17 @@ function nodePackageName(): string {
 async function nodeVersionOf(nodeBin: string): Promise<string> {
   const result = await run(nodeBin, ['--version'], { timeoutMs: 20_000 });
   if (result.code !== 0) throw new TargetError(`${nodeBin} --version failed`, result.output);
-  return result.output.trim().replace(/^v/, '');
+  return result.stdout.trim().replace(/^v/, '');
 }
 
 /** Node 22 from the `node-linux-<arch>` npm package, kept in the cache. */
-export async function ensureNode22(root: string, log: Logger): Promise<{ nodeBin: string; version: string }> {
+export async function ensureNode22(
+  root: string,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<{ nodeBin: string; version: string }> {
   const name = nodePackageName();
-  const { dir } = await ensureInstalled(path.join(root, 'node22'), '22', name, `${name}@22 (Node 22 runtime)`, log);
+  const { dir } = await ensureInstalled(path.join(root, 'node22'), '22', name, `${name}@22 (Node 22 runtime)`, log, signal);
   const nodeBin = path.join(dir, 'node_modules', name, 'bin', 'node');
   if (!fs.existsSync(nodeBin)) throw new TargetError(`${name} did not provide ${nodeBin}; delete ${dir} and retry`);
   return { nodeBin, version: await nodeVersionOf(nodeBin) };
@@ -166,13 +221,18 @@ export interface NodeChoice {
 }
 
 /** Picks the machine's Node when unleash-server's `engines.node` admits it, else Node 22 from the cache. */
-export async function chooseNode(install: UnleashInstall, root: string, log: Logger): Promise<NodeChoice> {
+export async function chooseNode(
+  install: UnleashInstall,
+  root: string,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<NodeChoice> {
   const range = install.nodeEngines;
   const machine = process.versions.node;
   if (!range) return { nodeBin: process.execPath, version: machine, source: 'machine' };
   const satisfies = loadSatisfies(install);
   if (satisfies(machine, range)) return { nodeBin: process.execPath, version: machine, source: 'machine' };
-  const node22 = await ensureNode22(root, log);
+  const node22 = await ensureNode22(root, log, signal);
   if (!satisfies(node22.version, range)) {
     throw new TargetError(
       `unleash-server@${install.version} needs Node ${range}; neither the machine's ${machine} nor the cached ${node22.version} fits`,

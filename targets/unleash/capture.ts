@@ -248,6 +248,13 @@ function analyse(captured: Captured[], u: StartedUnleash): Findings {
   const f: Findings = { deviations: [], observations: [] };
   const findings = f.deviations;
   const extras = new Map<string, Set<string>>();
+  const seen = new Map<string, Set<string>>();
+  const addSeen = (what: string, value: unknown) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+    const set = seen.get(what) ?? new Set<string>();
+    Object.keys(value).forEach((k) => set.add(k));
+    seen.set(what, set);
+  };
   const addExtra = (what: string, keys: string[]) => {
     if (!keys.length) return;
     const set = extras.get(what) ?? new Set<string>();
@@ -273,6 +280,7 @@ function analyse(captured: Captured[], u: StartedUnleash): Findings {
       addExtra('projects list', top.extra);
       const list = (json as { projects?: unknown[] }).projects ?? [];
       list.forEach((project, i) => {
+        addSeen('project', project);
         const r = checkShape(`projects[${i}]`, project, PROJECT_SHAPE);
         findings.push(...r.problems.map((x) => `${c.path}: ${x}`));
         addExtra('project', r.extra);
@@ -285,14 +293,17 @@ function analyse(captured: Captured[], u: StartedUnleash): Findings {
         }
       });
     } else {
+      addSeen('signup token', json);
       const r = checkShape('token', json, TOKEN_SHAPE);
       findings.push(...r.problems.map((x) => `${c.path}: ${x}`));
       addExtra('signup token', r.extra);
       const token = json as { secret?: string; enabled?: unknown; expiresAt?: string; role?: unknown; users?: unknown[] | null };
+      addSeen('role', token.role);
       const role = checkShape('token.role', token.role, ROLE_SHAPE);
       findings.push(...role.problems);
       addExtra('role', role.extra);
       (token.users ?? []).forEach((user, i) => {
+        addSeen('user (element of users)', user);
         const ur = checkShape(`token.users[${i}]`, user, USER_SHAPE);
         findings.push(...ur.problems);
         addExtra('user', ur.extra);
@@ -321,6 +332,9 @@ function analyse(captured: Captured[], u: StartedUnleash): Findings {
     if (c.credential.label.includes('Bearer') || c.credential.label.includes('personal access token')) {
       f.observations.push(`${c.credential.label} → ${c.path.replace(/tokens\/[^/?]+/, 'tokens/…')}: ${c.response.status}`);
     }
+  }
+  for (const [what, keys] of seen) {
+    f.observations.push(`${what} objects carry these fields: ${[...keys].join(', ')}`);
   }
   for (const [what, keys] of extras) {
     f.observations.push(`${what} objects carry fields the specification does not list: ${[...keys].join(', ')}`);

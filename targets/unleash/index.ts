@@ -5,10 +5,10 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type NodeChoice, type UnleashInstall, cacheRoot, chooseNode, ensureUnleash } from './cache.js';
 import { request } from './http.js';
-import { type PostgresInfo, startPostgres } from './postgres.js';
+import { type PostgresInfo, resolveBinDir, startPostgres } from './postgres.js';
 import { type ProvisionResult, provision } from './provision.js';
 import { type RunState, stopRun, stopRunSync, writeState } from './run-state.js';
-import { type Logger, TargetError, freePort, isAlive, randomHex, sleep, stderrLogger, tailFile } from './util.js';
+import { type Logger, TargetError, freePort, isAlive, randomHex, sleep, stderrLogger, tailFile, throwIfAborted } from './util.js';
 
 export { provision } from './provision.js';
 export type { ProvisionResult } from './provision.js';
@@ -24,12 +24,15 @@ export interface StartOptions {
   /** How long to wait for `/health` after starting Unleash (first boot runs all migrations). */
   healthTimeoutMs?: number;
   /**
-   * Stop everything on SIGINT/SIGTERM and then exit (default: true unless `keep`).
-   * Without it a Ctrl-C would end this process without its `exit` handlers running.
+   * On SIGINT/SIGTERM stop everything and exit (default true). With `keep` this
+   * covers startup only. Without it a Ctrl-C would end the process without its
+   * `exit` handlers running, leaving the servers for stop.ts to clean up.
    */
   handleSignals?: boolean;
   /** Override the PostgreSQL bin directory (default /usr/lib/postgresql/15/bin). */
   pgBinDir?: string;
+  /** Aborting interrupts startup; whatever was already started is stopped before the promise rejects. */
+  signal?: AbortSignal;
 }
 
 export interface StartedUnleash {
@@ -81,9 +84,10 @@ function unleashEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-async function waitForHealth(baseUrl: string, pid: number, logFile: string, timeoutMs: number): Promise<void> {
+async function waitForHealth(baseUrl: string, pid: number, logFile: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    throwIfAborted(signal);
     if (!isAlive(pid)) throw new TargetError('Unleash exited during startup', tailFile(logFile, 30));
     try {
       const res = await request(baseUrl, 'GET', '/health', { timeoutMs: 5_000 });
@@ -113,9 +117,49 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
   const keep = options.keep ?? false;
   const root = cacheRoot(options.cacheDir);
   const t0 = Date.now();
+  const controller = new AbortController();
+  const signal = controller.signal;
+  if (options.signal) {
+    if (options.signal.aborted) controller.abort();
+    else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  }
+  const handleSignals = options.handleSignals ?? true;
+  let startupDone = false;
+  let interruptedBy: NodeJS.Signals | undefined;
+  const exitCode = (s: NodeJS.Signals) => (s === 'SIGINT' ? 130 : 143);
+  // Installed before anything slow starts, so that a Ctrl-C during the npm install is handled too.
+  const signalHook = (received: NodeJS.Signals) => {
+    log(`received ${received}; stopping`);
+    if (!startupDone) {
+      interruptedBy = received;
+      controller.abort();
+      return;
+    }
+    void stop().finally(() => process.exit(exitCode(received)));
+  };
+  if (handleSignals) {
+    process.on('SIGINT', signalHook);
+    process.on('SIGTERM', signalHook);
+  }
+  const removeSignalHooks = () => {
+    if (handleSignals) {
+      process.off('SIGINT', signalHook);
+      process.off('SIGTERM', signalHook);
+    }
+  };
 
-  const install: UnleashInstall = await ensureUnleash(versionSpec, root, log);
-  const node = await chooseNode(install, root, log);
+  let install: UnleashInstall;
+  let node: NodeChoice;
+  try {
+    resolveBinDir(options.pgBinDir);
+    install = await ensureUnleash(versionSpec, root, log, signal);
+    node = await chooseNode(install, root, log, signal);
+    throwIfAborted(signal);
+  } catch (error) {
+    removeSignalHooks();
+    if (interruptedBy) process.exit(exitCode(interruptedBy));
+    throw error;
+  }
   const installMs = Date.now() - t0;
   log(`unleash-server@${install.version} ${install.cached ? 'from cache' : 'installed'}; Node ${node.version} (${node.source})`);
 
@@ -135,27 +179,15 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
   const exitHook = () => {
     if (!stopped) stopRunSync(root, state);
   };
-  const signalHook = (signal: NodeJS.Signals) => {
-    log(`received ${signal}; stopping`);
-    void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  const handleSignals = options.handleSignals ?? !keep;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     process.off('exit', exitHook);
-    if (handleSignals) {
-      process.off('SIGINT', signalHook);
-      process.off('SIGTERM', signalHook);
-    }
+    removeSignalHooks();
     await stopRun(root, state, log);
   };
   // Until startup has finished, even a --keep run must not leave half-started servers behind.
   process.on('exit', exitHook);
-  if (handleSignals) {
-    process.on('SIGINT', signalHook);
-    process.on('SIGTERM', signalHook);
-  }
 
   try {
     const tPg = Date.now();
@@ -167,7 +199,9 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
         writeState(root, state);
       },
       options.pgBinDir,
+      signal,
     );
+    throwIfAborted(signal);
     const postgresMs = Date.now() - tPg;
 
     const port = await freePort();
@@ -211,13 +245,14 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
     state.baseUrl = baseUrl;
     writeState(root, state);
 
-    await waitForHealth(baseUrl, pid, logFile, options.healthTimeoutMs ?? 240_000);
+    await waitForHealth(baseUrl, pid, logFile, options.healthTimeoutMs ?? 240_000, signal);
     const unleashBootMs = Date.now() - tBoot;
     log(`Unleash is healthy after ${(unleashBootMs / 1000).toFixed(1)}s; provisioning fixtures`);
 
     const tProv = Date.now();
     const provisioned = await provision({ baseUrl, adminToken, backendToken, frontendToken, log });
     const provisionMs = Date.now() - tProv;
+    throwIfAborted(signal);
 
     const name = `unleash-${install.version}`;
     const targetFile = path.resolve(options.targetFile ?? path.join(runDir, 'target.yaml'));
@@ -236,7 +271,11 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
     fs.writeFileSync(path.join(runDir, 'provisioned.json'), `${JSON.stringify(provisioned, null, 2)}\n`, { mode: 0o600 });
     state.targetFile = targetFile;
     writeState(root, state);
-    if (keep) process.off('exit', exitHook);
+    if (keep) {
+      process.off('exit', exitHook);
+      removeSignalHooks();
+    }
+    startupDone = true;
 
     return {
       name,
@@ -256,6 +295,7 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
     };
   } catch (error) {
     await stop().catch(() => undefined);
+    if (interruptedBy) process.exit(exitCode(interruptedBy));
     throw error;
   }
 }

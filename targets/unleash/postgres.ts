@@ -47,7 +47,8 @@ function pgEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function resolveBinDir(explicit?: string): string {
+/** Fails fast, before any slow install, when the PostgreSQL tools are missing. */
+export function resolveBinDir(explicit?: string): string {
   const binDir = explicit ?? process.env.UNLEASH_TARGET_PG_BIN ?? DEFAULT_PG_BIN_DIR;
   if (!fs.existsSync(path.join(binDir, 'initdb')) || !fs.existsSync(path.join(binDir, 'pg_ctl'))) {
     throw new TargetError(`PostgreSQL tools not found in ${binDir} (apt-get install postgresql-15, or set UNLEASH_TARGET_PG_BIN)`);
@@ -66,6 +67,7 @@ export async function startPostgres(
   log: Logger,
   onStarted: (info: PostgresInfo) => void,
   binDirOverride?: string,
+  signal?: AbortSignal,
 ): Promise<PostgresInfo> {
   const binDir = resolveBinDir(binDirOverride);
   const asPostgres = isRoot();
@@ -85,7 +87,7 @@ export async function startPostgres(
 
   const tool = async (what: string, name: string, args: string[], timeoutMs: number) => {
     const [cmd, argv] = pgCommand(binDir, asPostgres, name, args);
-    return runChecked(what, cmd, argv, { cwd: pgDir, env: pgEnv(), timeoutMs });
+    return runChecked(what, cmd, argv, { cwd: pgDir, env: pgEnv(), timeoutMs, signal });
   };
 
   log('initialising a throw-away PostgreSQL cluster');
@@ -136,6 +138,7 @@ export async function startPostgres(
   try {
     await tool('PostgreSQL start', 'pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '90', 'start'], 120_000);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new TargetError((error as Error).message, tailFile(logFile));
   }
   info.pid = readPostmasterPid(dataDir);
@@ -143,6 +146,7 @@ export async function startPostgres(
   try {
     await tool('createdb unleash', 'createdb', ['-h', pgDir, '-p', String(port), '-U', 'unleash', 'unleash'], 60_000);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new TargetError((error as Error).message, tailFile(logFile));
   }
   return info;

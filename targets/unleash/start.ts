@@ -50,15 +50,19 @@ async function main(): Promise<void> {
   }
 
   const log = stderrLogger;
+  const startup = new AbortController();
   let started: StartedUnleash | undefined;
   let stopping = false;
+  let exitCode = 0;
   const shutdown = (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
+    exitCode = code;
     log(why);
     if (!started) {
-      // Interrupted during startup: the library's exit hook tears down whatever was already started.
-      process.exit(code);
+      // startUnleash stops whatever it already started, then rejects; main() exits there.
+      startup.abort();
+      return;
     }
     started
       .stop()
@@ -73,10 +77,25 @@ async function main(): Promise<void> {
   process.on('SIGHUP', onSighup);
 
   try {
-    started = await startUnleash(args.version, { keep: args.keep, targetFile: args.targetFile, log, handleSignals: false });
+    started = await startUnleash(args.version, {
+      keep: args.keep,
+      targetFile: args.targetFile,
+      log,
+      handleSignals: false,
+      signal: startup.signal,
+    });
   } catch (error) {
+    if (stopping) {
+      log('startup interrupted; everything started so far has been stopped');
+      process.exit(exitCode);
+    }
     process.stderr.write(`${describeError(error)}\n`);
     process.exit(1);
+  }
+  if (stopping) {
+    // The signal came after startup's last checkpoint.
+    await started.stop().catch((error) => process.stderr.write(`${describeError(error)}\n`));
+    process.exit(exitCode);
   }
 
   const t = started.timings;

@@ -79,12 +79,20 @@ export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Aborting kills the command's whole process group. */
+  signal?: AbortSignal;
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new TargetError('startup interrupted');
 }
 
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** stdout and stderr interleaved, for error reports. */
   output: string;
+  stdout: string;
 }
 
 const OUTPUT_LIMIT = 256 * 1024;
@@ -109,8 +117,14 @@ function trackGroup(pid: number): void {
  */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new TargetError('startup interrupted'));
+      return;
+    }
     let output = '';
+    let stdout = '';
     let timedOut = false;
+    let aborted = false;
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -122,20 +136,35 @@ export function run(command: string, args: string[], options: RunOptions): Promi
       output += chunk.toString('utf8');
       if (output.length > OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT);
     };
-    child.stdout?.on('data', append);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      append(chunk);
+      stdout += chunk.toString('utf8');
+      if (stdout.length > OUTPUT_LIMIT) stdout = stdout.slice(-OUTPUT_LIMIT);
+    });
     child.stderr?.on('data', append);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid, 'SIGKILL');
     }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      killGroup(child.pid, 'SIGKILL');
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (child.pid) activeGroups.delete(child.pid);
       reject(new TargetError(`could not run ${command}: ${error.message}`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (child.pid) activeGroups.delete(child.pid);
+      if (aborted) {
+        reject(new TargetError('startup interrupted'));
+        return;
+      }
       if (timedOut) {
         reject(
           new TargetError(
@@ -145,12 +174,12 @@ export function run(command: string, args: string[], options: RunOptions): Promi
         );
         return;
       }
-      resolve({ code, signal, output });
+      resolve({ code, signal, output, stdout });
     });
   });
 }
 
-/** Like run(), but a non-zero exit becomes a TargetError labelled `what`. */
+/** Like run(), but a non-zero exit becomes a TargetError labelled `what`; resolves to stdout. */
 export async function runChecked(
   what: string,
   command: string,
@@ -161,6 +190,7 @@ export async function runChecked(
   try {
     result = await run(command, args, options);
   } catch (error) {
+    if (options.signal?.aborted) throw error;
     if (error instanceof TargetError) throw new TargetError(`${what} failed: ${error.message}`, error.detail);
     throw error;
   }
@@ -168,7 +198,7 @@ export async function runChecked(
     const how = result.signal ? `signal ${result.signal}` : `exit code ${result.code}`;
     throw new TargetError(`${what} failed (${how})`, lastLines(result.output));
   }
-  return result.output;
+  return result.stdout;
 }
 
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
