@@ -14,7 +14,7 @@ function header(r: ConformanceReport): string {
   const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
   return `<header class="verdict ${r.verdict}">
 <h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
-<p>${esc(verdictText(r))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations}</b>.</p>
+<p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations}</b>.</p>
 </header>
 <section class="tiles" data-testid="counts">${tile('passed', s.passed, 'passed')}${tile('failed', s.failed, 'failed')}${tile('errored', s.errored, 'errored')}${tile('not exercised', s.notExercised, 'not-exercised')}${tile('known deviations', s.knownDeviations, 'known-deviation')}</section>
 <dl class="meta">
