@@ -7,11 +7,13 @@ import { renderConformancePage } from '../../reporters/markdown.ts';
 import { type StartedUnleash, startUnleash } from './index.js';
 import { describeError } from './util.js';
 
-const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--report-dir DIR] [--docs] [-- <playwright options>]
+const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--report-dir DIR] [--docs] [--no-seed] [-- <playwright options>]
 
 Starts each real Unleash version on its own PostgreSQL, provisions it, runs the suite against all of
 them side by side, and stops everything. Default version: 8.2.0. Known deviations come from
-targets/unleash/deviations/<version>.yaml. --docs rewrites docs/unleash/conformance-<version>.md.`;
+targets/unleash/deviations/<version>.yaml. --docs rewrites docs/unleash/conformance-<version>.md.
+Project owners, which the open-source edition has no HTTP API for, are seeded in its database
+(docs/unleash/README.md says why that is sound); --no-seed leaves them out.`;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEVIATIONS_DIR = path.join(ROOT, 'targets', 'unleash', 'deviations');
@@ -20,15 +22,17 @@ interface Args {
   versions: string[];
   reportDir: string;
   docs: boolean;
+  seed: boolean;
   playwrightArgs: string[];
 }
 
 function parseArgs(argv: string[]): Args {
   const split = argv.indexOf('--');
   const own = split < 0 ? argv : argv.slice(0, split);
-  const args: Args = { versions: [], reportDir: path.join(ROOT, 'conformance-report', 'unleash'), docs: false, playwrightArgs: split < 0 ? [] : argv.slice(split + 1) };
+  const args: Args = { versions: [], reportDir: path.join(ROOT, 'conformance-report', 'unleash'), docs: false, seed: true, playwrightArgs: split < 0 ? [] : argv.slice(split + 1) };
   for (let i = 0; i < own.length; i++) {
     if (own[i] === '--docs') args.docs = true;
+    else if (own[i] === '--no-seed') args.seed = false;
     else if (own[i] === '--report-dir') args.reportDir = path.resolve(own[++i] ?? '');
     else if (own[i] === '-h' || own[i] === '--help') (process.stdout.write(`${USAGE}\n`), process.exit(0));
     else if (own[i].startsWith('-')) throw new Error(`unknown option ${own[i]}`);
@@ -69,7 +73,7 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const started: StartedUnleash[] = [];
   try {
-    for (const version of args.versions) started.push(await startUnleash(version));
+    for (const version of args.versions) started.push(await startUnleash(version, { seedDatabase: args.seed }));
     const code = await runSuite(started.map(withDeviations), args.reportDir, args.playwrightArgs);
     if (args.docs) writeDocs(args.reportDir, started);
     return code;

@@ -6,8 +6,9 @@ import { parse as parseYaml } from 'yaml';
 import { type NodeChoice, type UnleashInstall, cacheRoot, chooseNode, ensureUnleash } from './cache.js';
 import { request } from './http.js';
 import { type PostgresInfo, resolveBinDir, startPostgres } from './postgres.js';
-import { type ProvisionResult, provision } from './provision.js';
+import { DEFAULT_ADMIN_USER, type ProvisionResult, provision } from './provision.js';
 import { type RunState, stopRun, stopRunSync, writeState } from './run-state.js';
+import { SEED_ENV, seedDatabase, seedRequestedByEnv } from './seed-db.js';
 import { type Logger, TargetError, freePort, isAlive, randomHex, sleep, stderrLogger, tailFile, throwIfAborted } from './util.js';
 
 export { provision } from './provision.js';
@@ -33,6 +34,11 @@ export interface StartOptions {
   pgBinDir?: string;
   /** Aborting interrupts startup; whatever was already started is stopped before the promise rejects. */
   signal?: AbortSignal;
+  /**
+   * After provisioning, write the project owners the open-source edition has no HTTP API for
+   * straight into the database (seed-db.ts). Default: the UNLEASH_TARGET_SEED_DB environment variable.
+   */
+  seedDatabase?: boolean;
 }
 
 export interface StartedUnleash {
@@ -251,6 +257,31 @@ export async function startUnleash(versionSpec: string, options: StartOptions = 
 
     const tProv = Date.now();
     const provisioned = await provision({ baseUrl, adminToken, backendToken, frontendToken, log });
+    if (options.seedDatabase ?? seedRequestedByEnv()) {
+      const owner = provisioned.signedUpUsers[1];
+      log(`seeding the database (${options.seedDatabase === undefined ? SEED_ENV : 'seedDatabase'}): project owners, which the open-source edition has no HTTP API for`);
+      if (owner) {
+        const seed = await seedDatabase({
+          databaseUrl: pg.databaseUrl,
+          pgBinDir: pg.binDir,
+          runDir,
+          baseUrl,
+          adminToken,
+          ownerEmail: owner.email,
+          actingUsername: DEFAULT_ADMIN_USER.username,
+          log,
+          signal,
+        });
+        provisioned.databaseSeed = seed;
+        for (const line of seed.skipped) provisioned.notes.push(`database seed skipped: ${line}`);
+        for (const line of seed.seeded) {
+          const served = line.startsWith('user') ? seed.served.userOwner : seed.served.groupOwner;
+          if (!served) provisioned.notes.push(`seeded but not served by GET /api/admin/projects: ${line}`);
+        }
+      } else {
+        provisioned.notes.push('database seed skipped: no signed-up user to make a project owner');
+      }
+    }
     const provisionMs = Date.now() - tProv;
     throwIfAborted(signal);
 

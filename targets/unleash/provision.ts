@@ -1,4 +1,5 @@
 import { type HttpResponse, cookieHeader, request } from './http.js';
+import type { DatabaseSeed } from './seed-db.js';
 import { type Logger, TargetError, randomHex, silentLogger, sleep } from './util.js';
 
 export const DEFAULT_ADMIN_USER = { username: 'admin', password: 'unleash4all' };
@@ -54,6 +55,8 @@ export interface ProvisionResult {
   /** Every setup call, successful or not, including the ones the OSS edition refuses. */
   setup: CallRecord[];
   notes: string[];
+  /** Present only when database seeding was asked for (see seed-db.ts). */
+  databaseSeed?: DatabaseSeed;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
