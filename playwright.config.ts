@@ -19,9 +19,6 @@ const [target] = run.targets;
 
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
-/** The whole run is bounded too, so a target that stalls between requests cannot hold a CI job. */
-const RUN_TIMEOUT_MS = Number(process.env.CONFORMANCE_RUN_TIMEOUT_MS ?? 10 * 60_000);
-
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
@@ -34,7 +31,7 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   timeout: Math.max(...run.targets.map((t) => t.timeoutMs)) + 15_000,
-  globalTimeout: RUN_TIMEOUT_MS,
+  globalTimeout: target.runTimeoutMs,
   reporter: [
     ['list'],
     ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }],

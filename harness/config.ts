@@ -16,6 +16,8 @@ export interface TargetConfig {
   forbiddenToken?: string;
   signupTokens: string[];
   timeoutMs: number;
+  /** The bound on the whole run (CONFORMANCE_RUN_TIMEOUT_MS), so that a stalling target cannot hold a CI job. */
+  runTimeoutMs: number;
   maxBodyBytes: number;
   reportDir: string;
   /** Known deviations of this target: failures of these clauses are reported, not gated on. */
@@ -62,7 +64,8 @@ function readTargetFile(file: string): Source {
     const variable = TARGET_FILE_KEYS[key];
     if (!variable) throw new ConfigError(`the target file ${file} has an unknown key "${key}"; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
     if (value === null || value === undefined) continue;
-    const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    // A blank list item is null in YAML; it stays blank here so that the checks below reject it.
+    const text = Array.isArray(value) ? value.map((item) => (item === null ? '' : String(item))).join(',') : String(value);
     out[variable] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
   }
   return out;
@@ -71,11 +74,11 @@ function readTargetFile(file: string): Source {
 /** The variables that describe one target; in a run over several target files, only the files give them. */
 export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
 
-/** The environment merged with `.env`, the environment winning. */
+/** The environment merged with `.env`, the environment winning; an empty value is unset in both. */
 export function environment(env: Source, cwd: string): Source {
   const dotenvFile = path.join(cwd, '.env');
   const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
-  return { ...dotenv, ...definedOnly(env) };
+  return { ...definedOnly(dotenv), ...definedOnly(env) };
 }
 
 /**
@@ -103,7 +106,7 @@ function parseBaseUrl(raw: string): string {
   } catch {
     throw new ConfigError(`CONFORMANCE_BASE_URL is not an absolute URL: "${raw}" (expected e.g. https://unleash.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must use http or https, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://; it starts with "${url.protocol}"`);
   if (url.username || url.password) throw new ConfigError('CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN');
   if (url.search || url.hash) throw new ConfigError('CONFORMANCE_BASE_URL must not have a query or fragment: give the part before /api/admin');
   if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
@@ -119,7 +122,7 @@ function parseSignupTokens(raw: string | undefined): string[] {
   if (raw === undefined) return [];
   const entries = raw.split(',').map((s) => s.trim());
   const blank = entries.findIndex((s) => s === '');
-  if (blank >= 0) throw new ConfigError(`CONFORMANCE_SIGNUP_TOKENS has an empty entry at position ${blank + 1}: remove the stray comma`);
+  if (blank >= 0) throw new ConfigError(`CONFORMANCE_SIGNUP_TOKENS has an empty entry at position ${blank + 1}: remove the stray comma or blank list item`);
   for (const entry of entries) if (/[\s/?#]/.test(entry)) throw new ConfigError('CONFORMANCE_SIGNUP_TOKENS entries must be bare secrets, without spaces, "/", "?" or "#"');
   return [...new Set(entries)];
 }
@@ -168,6 +171,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     ...target,
     embedded,
     timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000),
+    runTimeoutMs: parsePositiveInt('CONFORMANCE_RUN_TIMEOUT_MS', source.CONFORMANCE_RUN_TIMEOUT_MS, 10 * 60_000),
     maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024),
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],

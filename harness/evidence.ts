@@ -25,8 +25,9 @@ export function curlLine(exchange: Exchange, redact: Redactor): string {
 
 export function excerpt(text: string | undefined, redact: Redactor): string | undefined {
   if (text === undefined) return undefined;
-  const cut = text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}… (${text.length} characters in all)` : text;
-  return redact(cut);
+  // Redact before cutting, so that a secret across the cut cannot leave a readable part behind.
+  const safe = redact(text);
+  return safe.length > BODY_EXCERPT_CHARS ? `${safe.slice(0, BODY_EXCERPT_CHARS)}… (${safe.length} characters in all)` : safe;
 }
 
 export interface ExchangeEvidence {

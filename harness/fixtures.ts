@@ -78,7 +78,8 @@ function clauseOfTest(testInfo: TestInfo): string | undefined {
 
 async function judgeClause(check: ClauseCheck, target: Target, redact: Redactor, testInfo: TestInfo): Promise<void> {
   if (clauseOfTest(testInfo) !== check.clause) throw new Error(`this test is for clause ${clauseOfTest(testInfo)} but judged ${check.clause}`);
-  await testInfo.attach('conformance-evidence', { body: JSON.stringify(clauseEvidence(check, redact)), contentType: 'application/json' });
+  // Redacted once more as a whole: a target may echo a token anywhere, even in a header the evidence quotes.
+  await testInfo.attach('conformance-evidence', { body: redact(JSON.stringify(clauseEvidence(check, redact))), contentType: 'application/json' });
   await testInfo.attach('conformance-run', { body: redact(JSON.stringify(target.context)), contentType: 'application/json' });
   const outcome = check.outcome;
   if (outcome === 'not-exercised') {

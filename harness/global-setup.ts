@@ -29,7 +29,8 @@ function writeRequestLog(config: TargetConfig, recording: Recording): void {
     failure: e.failure === undefined ? undefined : redact(e.failure),
   }));
   mkdirSync(config.reportDir, { recursive: true });
-  const reportedVersion = recording.exchanges.find((e) => e.versionHeaders)?.versionHeaders;
+  const stated = recording.exchanges.find((e) => e.versionHeaders)?.versionHeaders;
+  const reportedVersion = stated === undefined ? undefined : (JSON.parse(redact(JSON.stringify(stated))) as Record<string, string>);
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, reportedVersion, requests: log }, null, 2)}\n`);
 }
 

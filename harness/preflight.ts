@@ -9,7 +9,9 @@ import type { Recording } from './recording.ts';
 export function preflightProblem(config: TargetConfig, recording: Recording): string | undefined {
   const { exchanges } = recording;
   if (exchanges.length > 0 && exchanges.every((e) => e.failure !== undefined)) {
-    return `the target at ${config.baseUrl} could not be reached: ${exchanges[0].failure}`;
+    // A status line means the target was reached; the answer then broke off, or was too large or too deep.
+    const reached = exchanges.some((e) => e.status !== undefined);
+    return `the target at ${config.baseUrl} ${reached ? 'answered no request completely' : 'could not be reached'}: ${exchanges[0].failure}`;
   }
   const adminProjects = exchanges.find((e) => e.request.credential === 'admin' && e.request.path === PROJECTS_PATH);
   const adminAnswers = exchanges.filter((e) => e.request.credential === 'admin' && e.status !== undefined);

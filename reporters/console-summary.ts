@@ -13,7 +13,7 @@ const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.le
 function whyErrored(clause: ConformanceReport['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
   if (u) return `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`;
-  return (clause.reason ?? 'unknown').replace(/Error: /g, '').split('\n')[0];
+  return (clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0];
 }
 
 /** Clauses that errored for one cause (say, a refused admin token) are listed together under it. */

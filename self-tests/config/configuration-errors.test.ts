@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../harness/config.ts';
+import { recordingReference } from '../support/hostile-servers.ts';
+import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
+
+// Issue 4, part 2: a configuration mistake stops the run before any request, with exit code 2 and one
+// line that says what to fix.
+
+interface Mistake {
+  title: string;
+  /** The run's environment, given a loopback target that records requests and a scratch folder. */
+  env(targetUrl: string, dir: string): Record<string, string>;
+  line: string;
+}
+
+const MISTAKES: Mistake[] = [
+  {
+    title: 'no base URL while the embedded target is disabled',
+    env: () => ({ CONFORMANCE_EMBEDDED: 'false' }),
+    line: 'no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)',
+  },
+  {
+    title: 'a base URL without its scheme',
+    env: () => referenceTargetEnv('localhost:4242'),
+    line: 'CONFORMANCE_BASE_URL must start with http:// or https://; it starts with "localhost:"',
+  },
+  {
+    title: 'a base URL that is not a URL',
+    env: () => referenceTargetEnv('http//unleash.example.com'),
+    line: 'CONFORMANCE_BASE_URL is not an absolute URL: "http//unleash.example.com" (expected e.g. https://unleash.example.com)',
+  },
+  {
+    title: 'a target file that does not exist',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_TARGET: path.join(dir, 'missing.yaml') }),
+    line: 'CONFORMANCE_TARGET names a file that cannot be read: $DIR/missing.yaml (ENOENT)',
+  },
+  {
+    title: 'a target file that is a folder',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_TARGET: dir }),
+    line: 'CONFORMANCE_TARGET names a file that cannot be read: $DIR (EISDIR)',
+  },
+  {
+    title: 'a signup-token list with a blank entry',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_SIGNUP_TOKENS: 'b5f1c2d4e6a8091b2c3d4e5f60718293,,c0ffee00aa11bb22cc33dd44ee55ff66' }),
+    line: 'CONFORMANCE_SIGNUP_TOKENS has an empty entry at position 2: remove the stray comma or blank list item',
+  },
+  {
+    title: 'a signup-token list in the target file with a blank item',
+    env: (url, dir) => {
+      const file = path.join(dir, 'target.yaml');
+      writeFileSync(file, `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nsignupTokens:\n  - b5f1c2d4e6a8091b2c3d4e5f60718293\n  -\n`);
+      return { CONFORMANCE_TARGET: file };
+    },
+    line: 'CONFORMANCE_SIGNUP_TOKENS has an empty entry at position 2: remove the stray comma or blank list item',
+  },
+  {
+    title: 'a run timeout that is not a number',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_RUN_TIMEOUT_MS: '10m' }),
+    line: 'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m"',
+  },
+];
+
+for (const mistake of MISTAKES) {
+  test(`${mistake.title} stops the run before any request, with exit code 2 and one line saying what to fix`, async () => {
+    const target = await recordingReference();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-config-'));
+    try {
+      const run = await runSuite(mistake.env(target.url, dir));
+      expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr).toBe(`conformance: configuration error: ${mistake.line.replace('$DIR', dir)}\n`);
+      expect(run.stdout).toBe('');
+      expect(run.report).toBeUndefined();
+      expect(target.seen).toEqual([]);
+      expect(run.durationMs).toBeLessThan(60_000);
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('an empty value in .env counts as unset, as it does in the environment', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-dotenv-'));
+  try {
+    writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_SIGNUP_TOKENS=\nCONFORMANCE_TIMEOUT_MS=\nCONFORMANCE_REPORT_DIR=\n');
+    const config = loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' }, dir);
+    expect(config).toMatchObject({ signupTokens: [], timeoutMs: 30_000, reportDir: path.join(dir, 'conformance-report') });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

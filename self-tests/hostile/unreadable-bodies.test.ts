@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { deeplyNestedJson, htmlLoginPage, hugeBody, invalidUtf8, reasonOf, runAgainst, RUN_BOUND_MS, truncatedJson, withServer, wrongContentType } from '../support/hostile-servers.ts';
+import { statusesOf, type SuiteRun } from '../support/run-suite.ts';
+
+// Issue 4, part 1: bodies the suite cannot read. The JSON clause fails for a 200 that is not JSON;
+// the clauses that needed the body are errored; none of them is ever passed.
+
+function expectRun(run: SuiteRun, verdict: 'fail' | 'error', outcomes: Record<string, string>): void {
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe(verdict);
+  expect(statusesOf(run.report)).toMatchObject(outcomes);
+  expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
+}
+
+test('an HTML login page answered 200 fails the JSON and authentication clauses and errors the clauses that needed JSON', async () => {
+  await withServer(htmlLoginPage(), async (server) => {
+    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
+    expectRun(run, 'fail', {
+      'projects.response.json': 'failed',
+      'projects.list.required': 'errored',
+      'auth.projects.missing-header': 'failed',
+    });
+    expect(reasonOf(run, 'projects.response.json')).toContain('received content-type "text/html; charset=utf-8"');
+    expect(reasonOf(run, 'projects.response.json')).toContain('the body is not JSON');
+    expect(reasonOf(run, 'projects.list.required')).toContain('GET /api/admin/projects → 200: the body is not JSON');
+    expect(reasonOf(run, 'auth.projects.missing-header')).toContain('received status 200; the document requires status 401');
+  });
+});
+
+test('JSON labelled text/plain fails the JSON clause and the error-answer clause, while the fields are still judged', async () => {
+  await withServer(wrongContentType(), async (server) => {
+    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
+    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'passed', 'error.projects.401': 'failed' });
+    expect(reasonOf(run, 'projects.response.json')).toContain('received content-type "text/plain; charset=utf-8"; the document requires content-type application/json');
+    expect(reasonOf(run, 'error.projects.401')).toContain('content-type "text/plain; charset=utf-8"');
+  });
+});
+
+test('truncated JSON fails the JSON clauses and errors the clauses that needed the body', async () => {
+  await withServer(truncatedJson(), async (server) => {
+    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
+    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'error.projects.401': 'failed' });
+    for (const id of ['projects.response.json', 'projects.list.required', 'error.projects.401']) expect(reasonOf(run, id)).toMatch(/the body is not JSON \(.+\)/);
+  });
+});
+
+test('a body that is not valid UTF-8 fails the JSON clause and errors the clauses that needed it', async () => {
+  await withServer(invalidUtf8(), async (server) => {
+    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
+    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'passed' });
+    for (const id of ['projects.response.json', 'projects.list.required']) expect(reasonOf(run, id)).toContain('the body is not valid UTF-8');
+  });
+});
+
+test('JSON nested a hundred thousand levels deep is errored with the limit named, not a stack overflow', async () => {
+  await withServer(deeplyNestedJson(100_000), async (server) => {
+    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'projects.observe.unknown-fields', 'auth.projects.missing-header']);
+    expectRun(run, 'error', {
+      'projects.response.json': 'errored',
+      'projects.list.required': 'errored',
+      'projects.observe.unknown-fields': 'errored',
+      'auth.projects.missing-header': 'passed',
+    });
+    expect(run.report?.completed).toBe(true);
+    for (const id of ['projects.response.json', 'projects.list.required', 'projects.observe.unknown-fields']) {
+      expect(reasonOf(run, id)).toContain('the JSON body nests deeper than 512 levels; the suite does not judge it');
+    }
+    expect(run.stdout + run.stderr).not.toContain('Maximum call stack size exceeded');
+  });
+});
+
+for (const declareLength of [false, true]) {
+  const how = declareLength ? 'announced by content-length' : 'streamed without a length';
+  test(`a body larger than CONFORMANCE_MAX_BODY_BYTES, ${how}, is cut off and errored`, async () => {
+    await withServer(hugeBody({ declareLength }), async (server) => {
+      const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'], { CONFORMANCE_MAX_BODY_BYTES: '65536' });
+      expectRun(run, 'error', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'passed' });
+      for (const id of ['projects.response.json', 'projects.list.required']) {
+        expect(reasonOf(run, id)).toContain('the body is larger than 65536 bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped');
+      }
+      // The server stops when the client goes away: far less than the 256 MiB it would send to a reader.
+      expect(server.sentBytes()).toBeLessThan(32 * 1024 * 1024);
+    });
+  });
+}

@@ -1,0 +1,108 @@
+import { expect, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { echoingSecrets, QUICK_TIMEOUTS } from '../support/hostile-servers.ts';
+import { runSuite, type SuiteRun } from '../support/run-suite.ts';
+
+// Issue 4, part 3: no token reaches the terminal, a report, the JUnit file, a trace or an attachment,
+// even from a target that quotes them back in every answer.
+
+/** A secret and the random core that only it contains: finding the core anywhere, in any encoding, is a leak. */
+interface Canary {
+  name: string;
+  value: string;
+  core: string;
+}
+
+function canary(name: string, prefix: string): Canary {
+  const core = randomBytes(12).toString('hex');
+  return { name, value: `${prefix}${core}`, core };
+}
+
+// Shaped like real tokens: an admin token with "*:*." that percent-encoding changes, an environment token.
+const ADMIN = canary('CONFORMANCE_ADMIN_TOKEN', '*:*.canary-admin-');
+const FORBIDDEN = canary('CONFORMANCE_FORBIDDEN_TOKEN', 'default:development.canary-viewer-');
+const SIGNUP = [1, 2, 3, 4, 5].map((n) => canary(`CONFORMANCE_SIGNUP_TOKENS #${n}`, `canary-signup-${n}-`));
+const CANARIES = [ADMIN, FORBIDDEN, ...SIGNUP];
+
+/** The entries of a zip file (a Playwright trace), stored or deflated. */
+function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const entries: { name: string; data: Buffer }[] = [];
+  let at = zip.readUInt32LE(end + 16);
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    const [method, size, nameLength] = [zip.readUInt16LE(at + 10), zip.readUInt32LE(at + 20), zip.readUInt16LE(at + 28)];
+    const local = zip.readUInt32LE(at + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const raw = zip.subarray(start, start + size);
+    entries.push({ name: zip.toString('utf8', at + 46, at + 46 + nameLength), data: method === 8 ? inflateRawSync(raw) : raw });
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+/** Every file under `dir`, zip files opened up, as (where, content) pairs. */
+function contentsUnder(dir: string): [string, Buffer][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .flatMap((entry): [string, Buffer][] => {
+      const file = path.join(entry.parentPath, entry.name);
+      const data = readFileSync(file);
+      return file.endsWith('.zip') ? zipEntries(data).map(({ name, data: inner }): [string, Buffer] => [`${file}!${name}`, inner]) : [[file, data]];
+    });
+}
+
+function leaks(places: [string, Buffer | string][], canaries: Canary[]): string[] {
+  return places.flatMap(([where, content]) => canaries.filter((c) => content.includes(c.core)).map((c) => `${c.name} in ${where}`));
+}
+
+function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, string> {
+  return {
+    ...QUICK_TIMEOUTS,
+    CONFORMANCE_BASE_URL: baseUrl,
+    CONFORMANCE_ADMIN_TOKEN: admin.value,
+    CONFORMANCE_FORBIDDEN_TOKEN: FORBIDDEN.value,
+    CONFORMANCE_SIGNUP_TOKENS: SIGNUP.map((c) => c.value).join(','),
+    // The recording, secrets as sent, lives in the temporary folder until the run ends: look there too.
+    TMPDIR: tmp,
+  };
+}
+
+/** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
+async function runAndScan(admin: Canary): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
+  const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
+  try {
+    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on']);
+    expect(server.seen.some((r) => r.authorization === admin.value), 'the target was asked with the canary').toBe(true);
+    const written = contentsUnder(reportDir);
+    const traced = written.some(([where]) => where.includes('trace.zip!'));
+    return { run, traced, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written, ...contentsUnder(tmp)], [...new Set([admin, ...CANARIES])]) };
+  } finally {
+    await server.close();
+    for (const dir of [tmp, reportDir]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('no token appears in the terminal output or any file the run wrote, traces included, though the target quotes them everywhere', async () => {
+  const { run, leaks: found, traced } = await runAndScan(ADMIN);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe('fail');
+  expect(traced).toBe(true);
+  expect(found).toEqual([]);
+  // The quoted secrets did reach the reports, as markers.
+  const report = JSON.stringify(run.report);
+  for (const marker of ['$TOKEN', '$FORBIDDEN_TOKEN', '$SIGNUP_TOKEN_1']) expect(report).toContain(marker);
+});
+
+test('no token appears in the output of a run stopped because the target refused the admin token it quotes back', async () => {
+  const { run, leaks: found } = await runAndScan(canary('CONFORMANCE_ADMIN_TOKEN (refused)', '*:*.canary-refused-'));
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe('error');
+  expect(run.report?.errors.join('\n')).toContain('the target refused CONFORMANCE_ADMIN_TOKEN');
+  expect(found).toEqual([]);
+});

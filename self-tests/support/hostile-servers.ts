@@ -1,0 +1,298 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { respond, type ReferenceResponse } from '../../reference-server/respond.ts';
+import { referenceTargetEnv, runSuite, type SuiteRun } from './run-suite.ts';
+
+/** What a loopback server saw of one request. */
+export interface SeenRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  authorization?: string;
+}
+
+export interface LoopbackServer {
+  url: string;
+  /** Every request the server received, in arrival order. */
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+const PROJECTS_PATH = '/api/admin/projects';
+
+// Open sockets are destroyed on close: a server that never answers must not keep the test process alive.
+async function listen(server: Server, seen: SeenRequest[]): Promise<LoopbackServer> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const close = () => new Promise<void>((resolve) => {
+    for (const socket of sockets) socket.destroy();
+    server.close(() => resolve());
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close };
+}
+
+/** An HTTP server on a free loopback port that records every request and hands it to `handler`. */
+function serveHttp(handler: Handler): Promise<LoopbackServer> {
+  const seen: SeenRequest[] = [];
+  const server = createHttpServer((req, res) => {
+    seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+    void Promise.resolve(handler(req, res)).catch(() => res.destroy());
+  });
+  return listen(server, seen);
+}
+
+/** A TCP server that reads one request head per connection and then does whatever `onRequest` says. */
+function serveRaw(onRequest: (socket: Socket) => void): Promise<LoopbackServer> {
+  const seen: SeenRequest[] = [];
+  const server = createNetServer((socket) => {
+    let head = '';
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk) => {
+      if (head.includes('\r\n\r\n')) return;
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      const [method = '', path = ''] = head.split(' ');
+      seen.push({ method, path, authorization: /^authorization: *(.*)$/im.exec(head)?.[1] });
+      onRequest(socket);
+    });
+  });
+  return listen(server, seen);
+}
+
+/** The reference implementation's answer to a request: what a faithful target would send. */
+function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ReferenceResponse {
+  const url = new URL(req.url ?? '/', 'http://loopback.invalid');
+  return respond({
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    authorization: req.headers.authorization,
+    origin: `http://${req.headers.host ?? '127.0.0.1'}`,
+    now: Date.now(),
+  });
+}
+
+function bodyBytes(answer: ReferenceResponse): Buffer {
+  return Buffer.from(answer.raw ? String(answer.body) : JSON.stringify(answer.body));
+}
+
+function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
+  res.writeHead(status, { ...headers, 'content-length': body.byteLength });
+  res.end(body);
+}
+
+function writeFaithful(req: IncomingMessage, res: ServerResponse): void {
+  const answer = faithfulAnswer(req);
+  writeAnswer(res, answer.status, answer.headers, bodyBytes(answer));
+}
+
+/** A projects request (with or without archived) the reference would answer 200. */
+function isAdminProjectsRequest(req: IncomingMessage): boolean {
+  return new URL(req.url ?? '/', 'http://loopback.invalid').pathname === PROJECTS_PATH && req.headers.authorization === REFERENCE_FIXTURES.adminToken;
+}
+
+/** A loopback URL with nothing listening on it: the port was free a moment ago and is closed again. */
+export async function refusingUrl(): Promise<string> {
+  const probe = await listen(createNetServer(), []);
+  await probe.close();
+  return probe.url;
+}
+
+/** Faithful behaviour, and a log of every request's method, path and authorization header. */
+export function recordingReference(): Promise<LoopbackServer> {
+  return serveHttp(writeFaithful);
+}
+
+/** Sends a status line, headers and part of the body, then resets the connection. */
+export function resetMidBody(): Promise<LoopbackServer> {
+  return serveRaw((socket) => {
+    socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4096\r\n\r\n{"version":1,"projects":[{"id":"def');
+    setTimeout(() => socket.resetAndDestroy(), 20);
+  });
+}
+
+/** Accepts every connection and reads the request, but never sends a byte back. */
+export function neverAnswers(): Promise<LoopbackServer> {
+  return serveRaw(() => undefined);
+}
+
+/** Answers every request 200 with an HTML login page, as a misrouted base URL does. */
+export function htmlLoginPage(): Promise<LoopbackServer> {
+  const page = Buffer.from('<!doctype html><html><head><title>Sign in</title></head><body><form action="/login" method="post"><input name="username"><input name="password" type="password"></form></body></html>');
+  return serveHttp((_req, res) => writeAnswer(res, 200, { 'content-type': 'text/html; charset=utf-8' }, page));
+}
+
+/** Faithful bodies and statuses, every one labelled text/plain instead of application/json. */
+export function wrongContentType(): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    const answer = faithfulAnswer(req);
+    writeAnswer(res, answer.status, { 'content-type': 'text/plain; charset=utf-8' }, bodyBytes(answer));
+  });
+}
+
+/** Faithful statuses and headers, every body cut off in the middle (with a matching content-length). */
+export function truncatedJson(): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    const answer = faithfulAnswer(req);
+    const body = bodyBytes(answer);
+    writeAnswer(res, answer.status, answer.headers, body.subarray(0, Math.floor(body.byteLength / 2)));
+  });
+}
+
+/** The most the huge-body server sends before it gives up on a client that keeps reading. */
+const HUGE_BODY_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/** Streams white space inside a JSON array until the client goes away; returns how many bytes it wrote. */
+async function streamEndlessly(res: ServerResponse, declareLength: boolean): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  res.writeHead(200, { 'content-type': 'application/json', ...(declareLength ? { 'content-length': HUGE_BODY_LIMIT_BYTES + 2 } : {}) });
+  res.write('[');
+  let open = true;
+  let wake = () => undefined as void;
+  res.on('close', () => { open = false; wake(); });
+  res.on('drain', () => wake());
+  let sent = 0;
+  for (; open && sent < HUGE_BODY_LIMIT_BYTES; sent += chunk.byteLength) {
+    if (!res.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
+  }
+  res.end(']');
+  return sent;
+}
+
+/**
+ * Answers the admin projects requests with a body that never seems to end (white space inside a JSON
+ * array), either announced by content-length or chunked without one; everything else is faithful.
+ * `sentBytes` tells how much it managed to write, which shows whether the client stopped reading.
+ */
+export async function hugeBody(options: { declareLength: boolean }): Promise<LoopbackServer & { sentBytes(): number }> {
+  let total = 0;
+  const server = await serveHttp(async (req, res) => {
+    if (isAdminProjectsRequest(req)) total += await streamEndlessly(res, options.declareLength);
+    else writeFaithful(req, res);
+  });
+  return { ...server, sentBytes: () => total };
+}
+
+/** Answers the admin projects requests with a valid projects list whose extra field nests `depth` arrays deep. */
+export function deeplyNestedJson(depth: number): Promise<LoopbackServer> {
+  const body = Buffer.from(`{"version":1,"projects":[],"nested":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  return serveHttp((req, res) => (isAdminProjectsRequest(req) ? writeAnswer(res, 200, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
+}
+
+/** Answers the admin projects requests with JSON whose bytes are not UTF-8 (a Latin-1 "é" in a name). */
+export function invalidUtf8(): Promise<LoopbackServer> {
+  const body = Buffer.concat([Buffer.from('{"version":1,"projects":[{"id":"cafe","name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]);
+  return serveHttp((req, res) => (isAdminProjectsRequest(req) ? writeAnswer(res, 200, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
+}
+
+/** Answers every request 302 to the same path on `otherOrigin`. */
+export function redirectingTo(otherOrigin: string): Promise<LoopbackServer> {
+  return serveHttp((req, res) => writeAnswer(res, 302, { location: `${otherOrigin}${req.url ?? '/'}` }, Buffer.alloc(0)));
+}
+
+/** Answers with `status` and a JSON error object the requests `when` picks (all by default); the rest faithfully. */
+export function answeringWith(status: number, when: (req: IncomingMessage) => boolean = () => true): Promise<LoopbackServer> {
+  const body = Buffer.from(JSON.stringify({ id: 'e1', name: 'Unexpected', message: `answered ${status} on purpose` }));
+  return serveHttp((req, res) => (when(req) ? writeAnswer(res, status, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
+}
+
+/** The credentials and signup secrets a run is configured with. */
+export interface Secrets {
+  admin: string;
+  forbidden: string;
+  signup: string[];
+}
+
+function swapAll(text: string, pairs: [string, string][]): string {
+  return pairs.reduce((out, [from, to]) => out.split(from).join(to), text);
+}
+
+function echoDecorations(req: IncomingMessage, answer: ReferenceResponse): { status: number; headers: Record<string, string>; body: unknown } {
+  const url = new URL(req.url ?? '/', 'http://loopback.invalid');
+  const quoted = req.headers.authorization ?? '(none)';
+  const body = structuredClone(answer.body) as Record<string, unknown>;
+  if (answer.status === 200 && url.pathname === PROJECTS_PATH && url.searchParams.get('archived') === 'false') {
+    return { status: 302, headers: { location: `http://127.0.0.1:9/login?next=${encodeURIComponent(req.url ?? '/')}&token=${quoted}` }, body: '' };
+  }
+  if (answer.status === 403 && url.pathname === PROJECTS_PATH) return { status: 503, headers: answer.headers, body: { name: 'Unavailable', message: `backend refused token ${quoted}` } };
+  if (answer.status === 401 || answer.status === 403) body.message = `the token "${quoted}" may not do this`;
+  if (answer.status === 403) {
+    body.name = `NoAccessError for ${quoted}`;
+    return { status: 403, headers: { 'content-type': `application/json; charset=utf-8; requested-by=${quoted}` }, body };
+  }
+  if (answer.status === 404) Object.assign(body, { message: `no such token; you asked as ${quoted} (${encodeURIComponent(quoted)})`, url: `${url.origin}/login?token=${quoted}` });
+  if (answer.status === 200 && typeof body.secret === 'string') Object.assign(body, { url: `${body.url}&by=${quoted}`, expiresAt: quoted });
+  if (answer.status === 200 && Array.isArray(body.projects) && url.search === '') (body.projects[0] as Record<string, unknown>).mode = encodeURIComponent(quoted);
+  return { status: answer.status, headers: answer.headers, body };
+}
+
+/**
+ * Accepts its own distinctive credentials and signup secrets in place of the reference ones, and quotes
+ * them back everywhere it can: error messages and names, URL fields, a redirect's location, a version
+ * header, a content-type parameter, values that break a clause (so they land in violations), plain and
+ * percent-encoded.
+ */
+export function echoingSecrets(secrets: Secrets): Promise<LoopbackServer> {
+  const toReference: [string, string][] = [
+    [secrets.admin, REFERENCE_FIXTURES.adminToken],
+    [secrets.forbidden, REFERENCE_FIXTURES.forbiddenToken],
+    ...secrets.signup.map((s, i): [string, string] => [s, REFERENCE_FIXTURES.signupTokens[i]]),
+  ];
+  const fromReference = toReference.map(([ours, theirs]): [string, string] => [theirs, ours]);
+  return serveHttp((req, res) => {
+    const authorization = req.headers.authorization;
+    const translated = {
+      method: req.method,
+      url: swapAll(req.url ?? '/', toReference.map(([ours, theirs]): [string, string] => [encodeURIComponent(ours), theirs])),
+      headers: { ...req.headers, authorization: authorization === undefined ? undefined : swapAll(authorization, toReference) },
+    };
+    const answer = echoDecorations(req, JSON.parse(swapAll(JSON.stringify(faithfulAnswer(translated)), fromReference)) as ReferenceResponse);
+    const headers = { ...answer.headers, 'x-app-version': `7.0.0 (as ${authorization ?? 'nobody'})` };
+    writeAnswer(res, answer.status, headers, Buffer.from(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)));
+  });
+}
+
+/** Starts a server, hands it to `use`, and closes it whatever happens. */
+export async function withServer<S extends LoopbackServer, T>(start: Promise<S>, use: (server: S) => Promise<T>): Promise<T> {
+  const server = await start;
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * How long a run against a hostile target may take: seconds alone, but the self-tests share two cores.
+ * Generous, yet far below what a hang or an unbounded read would cost.
+ */
+export const RUN_BOUND_MS = 90_000;
+
+/** The reason conformance.json gives for a clause's outcome. */
+export function reasonOf(run: SuiteRun, id: string): string {
+  return run.report?.clauses.find((c) => c.id === id)?.reason ?? '';
+}
+
+/** A short per-request timeout and an overall bound, so that a stalling target costs seconds. */
+export const QUICK_TIMEOUTS = { CONFORMANCE_TIMEOUT_MS: '1500', CONFORMANCE_RUN_TIMEOUT_MS: '60000' };
+
+/** Runs the real suite against `baseUrl` with the reference credentials, only the given clauses' checks. */
+export function runAgainst(baseUrl: string, clauses: string[], overrides: Record<string, string> = {}): Promise<SuiteRun> {
+  return runSuite(referenceTargetEnv(baseUrl, { ...QUICK_TIMEOUTS, ...overrides }), onlyClauses(clauses));
+}
+
+/**
+ * Suite arguments that run only the checks of the given clauses (each test title ends in its id).
+ * Playwright starts a fresh worker after every failing test; against a hostile target most checks fail
+ * or error, so a case runs only the clauses it is about to stay within seconds.
+ */
+export function onlyClauses(ids: string[]): string[] {
+  return ['--grep', ids.map((id) => `\\[${id.replace(/[.]/g, '\\.')}\\]`).join('|')];
+}
