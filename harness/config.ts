@@ -19,6 +19,10 @@ export interface TargetConfig {
   /** The bound on the whole run (CONFORMANCE_RUN_TIMEOUT_MS), so that a stalling target cannot hold a CI job. */
   runTimeoutMs: number;
   maxBodyBytes: number;
+  /** How many times the request plan is sent (CONFORMANCE_REPEAT); the first round is the one judged. */
+  repeat: number;
+  /** How many requests are in flight at once (CONFORMANCE_CONCURRENCY). */
+  concurrency: number;
   reportDir: string;
   /** Known deviations of this target: failures of these clauses are reported, not gated on. */
   deviations: KnownDeviation[];
@@ -173,6 +177,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000),
     runTimeoutMs: parsePositiveInt('CONFORMANCE_RUN_TIMEOUT_MS', source.CONFORMANCE_RUN_TIMEOUT_MS, 10 * 60_000),
     maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024),
+    repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1),
+    concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4),
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
   };

@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import type { TargetConfig } from './config.ts';
 import { loadTargets } from './targets.ts';
+import type { Exchange } from './exchange.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
+import { consistencyOf } from './repeat.ts';
 import { createRedactor } from './redact.ts';
 import { RECORDING_VARIABLE, record, removeRecording, saveRecording, type Recording } from './recording.ts';
 
 export const REQUEST_LOG = 'requests.json';
+export const CONSISTENCY_FILE = 'consistency.json';
 
 /** The request log as the reporter reads it back. */
 export interface RequestLog {
@@ -34,11 +37,19 @@ function writeRequestLog(config: TargetConfig, recording: Recording): void {
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, reportedVersion, requests: log }, null, 2)}\n`);
 }
 
+/** Repeat mode: whether the rounds were answered alike, and the latencies, beside the request log. */
+function writeConsistency(config: TargetConfig, rounds: Exchange[][]): void {
+  const consistency = consistencyOf(rounds, config.concurrency, createRedactor(config));
+  writeFileSync(path.join(config.reportDir, CONSISTENCY_FILE), `${JSON.stringify(consistency, null, 2)}\n`);
+}
+
 /** Sends every request of the run once per target, before any check, and hands the answers to the workers. */
 export default async function globalSetup(_config: FullConfig): Promise<() => void> {
   const { multi, targets } = loadTargets();
-  const recordings = await Promise.all(targets.map((config) => record(config)));
+  const recorded = await Promise.all(targets.map((config) => record(config)));
+  const recordings = recorded.map((r) => r.recording);
   targets.forEach((config, i) => writeRequestLog(config, recordings[i]));
+  targets.forEach((config, i) => config.repeat > 1 && writeConsistency(config, recorded[i].rounds));
   for (const [i, config] of targets.entries()) {
     const problem = preflightProblem(config, recordings[i]);
     if (problem !== undefined) throw runStopped(multi ? `${config.name}: ${problem}` : problem);

@@ -11,9 +11,6 @@ export const SUITE_VERSION = '0.1.0';
 /** Where global setup leaves the recording for the workers and the reporter. */
 export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING_FILE';
 
-/** How many requests are in flight at once. */
-const CONCURRENCY = 4;
-
 /** Every answer of one run. All clauses, in every worker, judge these same answers. */
 export interface Recording {
   run: RunSecrets;
@@ -28,19 +25,30 @@ function credentials(config: TargetConfig, run: RunSecrets): (c: Credential) => 
   return (c) => tokens[c];
 }
 
-/** Sends the run's request plan once, a few at a time. */
-export async function record(config: TargetConfig): Promise<Recording> {
+/** Runs the tasks with at most `lanes` of them in flight at once, results in task order. */
+async function bounded<T>(tasks: (() => Promise<T>)[], lanes: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]();
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
+  return results;
+}
+
+/**
+ * Sends the run's request plan `config.repeat` times, `config.concurrency` requests at a time. The first
+ * round is the recording every clause judges; the others only show whether the target answers alike.
+ */
+export async function record(config: TargetConfig): Promise<{ recording: Recording; rounds: Exchange[][] }> {
   const run = makeRunSecrets();
   const startedAt = new Date().toISOString();
   const plan = requestPlan(config, run);
   const options = { baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, userAgent: `admin-api-conformance/${SUITE_VERSION}`, tokenFor: credentials(config, run) };
-  const exchanges: Exchange[] = new Array(plan.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < plan.length; i = next++) exchanges[i] = await send(plan[i], options);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, plan.length) }, lane));
-  return { run, startedAt, exchanges };
+  const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
+  const answers = await bounded(tasks, config.concurrency);
+  const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
+  return { recording: { run, startedAt, exchanges: rounds[0] }, rounds };
 }
 
 /** The recording holds secrets as sent: it lives in a private temporary folder and is removed at the end. */

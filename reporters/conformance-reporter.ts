@@ -6,7 +6,8 @@ import type { TargetConfig } from '../harness/config.ts';
 import { loadTargets } from '../harness/targets.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
-import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
+import { CONSISTENCY_FILE, REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
+import type { Consistency } from '../harness/repeat.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunContext } from '../harness/run-context.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
@@ -43,9 +44,12 @@ function projectOf(test: TestCase): string {
   return test.parent.project()?.name ?? '';
 }
 
+function readJson<T>(file: string): T | undefined {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+}
+
 function readRequestLog(reportDir: string): RequestLog | undefined {
-  const file = path.join(reportDir, REQUEST_LOG);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RequestLog) : undefined;
+  return readJson<RequestLog>(path.join(reportDir, REQUEST_LOG));
 }
 
 /**
@@ -102,6 +106,7 @@ export default class ConformanceReporter implements Reporter {
       today: new Date().toISOString().slice(0, 10),
       requests: context.requests,
       shard: this.shard,
+      consistency: readJson<Consistency>(path.join(config.reportDir, CONSISTENCY_FILE)),
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Clause } from '../harness/catalogue.ts';
 import type { KnownDeviation } from '../harness/deviations.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
+import type { Consistency } from '../harness/repeat.ts';
 
 export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
 export type ClauseStatus = JudgedStatus | 'known-deviation';
@@ -43,6 +44,8 @@ export interface RunMeta {
   requests?: { count: number; methods: string[] };
   /** "i/n" when this run is one shard of several. */
   shard?: string;
+  /** Repeat mode (CONFORMANCE_REPEAT): whether every round was answered alike, and latencies. */
+  consistency?: Consistency;
 }
 
 export type DeviationState = 'applied' | 'no-longer-needed' | 'expired' | 'not-applicable';
@@ -77,6 +80,7 @@ export interface ConformanceReport {
   clauses: ClauseResult[];
   requests?: RunMeta['requests'];
   shard?: string;
+  consistency?: Consistency;
   completed: boolean;
   errors: string[];
 }
@@ -110,10 +114,12 @@ function count(results: ClauseResult[]): Counts {
   return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation') };
 }
 
-function verdictOf(must: Counts, all: Counts, completed: boolean): Verdict {
+function verdictOf(must: Counts, all: Counts, completed: boolean, consistent: boolean): Verdict {
   if (must.failed > 0) return 'fail';
   // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
   if (all.errored > 0 || !completed || must.passed + must.knownDeviations === 0) return 'error';
+  // A target that answers the same request differently has no single verdict.
+  if (!consistent) return 'error';
   return 'pass';
 }
 
@@ -135,11 +141,12 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     target: meta.target,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    verdict: verdictOf(must, all, completed),
+    verdict: verdictOf(must, all, completed, meta.consistency?.consistent ?? true),
     summary: { ...all, total: clauses.length, must },
     clauses,
     requests: meta.requests,
     shard: meta.shard,
+    consistency: meta.consistency,
     completed,
     errors: meta.runErrors,
   };

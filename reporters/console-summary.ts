@@ -26,6 +26,14 @@ function erroredByReason(report: ConformanceReport): Map<string, string[]> {
   return groups;
 }
 
+function consistencyLines(report: ConformanceReport): string[] {
+  const c = report.consistency;
+  if (!c) return [];
+  const latency = Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`).join('; ');
+  const head = `  repeat:  ${c.rounds} rounds, ${c.concurrency} at a time: ${c.consistent ? 'every request answered alike' : `${c.inconsistent.length} request(s) answered differently`}; ${latency}`;
+  return [head, ...c.inconsistent.map((i) => `    ${i.method} ${i.path} (${i.credential}): ${Object.entries(i.answers).map(([a, n]) => `${n}× ${a}`).join(', ')}`)];
+}
+
 /** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
 export function consoleSummary(report: ConformanceReport, files: string[]): string {
   const s = report.summary;
@@ -36,6 +44,7 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations (of ${s.total})`,
     `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations`,
   ];
+  lines.push(...consistencyLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
   for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
   for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${c.deviation!.reason}`);

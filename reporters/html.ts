@@ -9,6 +9,14 @@ function tile(label: string, value: number, status: string): string {
   return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
 }
 
+function repeatRow(r: ConformanceReport): string {
+  const c = r.consistency;
+  if (!c) return '';
+  const latency = Object.entries(c.latencyMs).map(([op, p]) => `${op}: p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`).join('; ');
+  const answers = c.consistent ? 'every request answered alike' : `${c.inconsistent.length} request(s) answered differently: ${c.inconsistent.map((i) => `${i.method} ${i.path}`).join(', ')}`;
+  return `<dt>Repeat</dt><dd data-testid="consistency">${c.rounds} rounds, ${c.concurrency} at a time; ${esc(answers)}; ${esc(latency)}</dd>`;
+}
+
 function header(r: ConformanceReport): string {
   const s = r.summary;
   const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
@@ -22,7 +30,7 @@ function header(r: ConformanceReport): string {
 <dt>Target's own version</dt><dd>${esc(version)}</dd>
 <dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
 <dt>Started</dt><dd>${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s</dd>
-<dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>
+<dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>${repeatRow(r)}
 </dl>`;
 }
 

@@ -33,6 +33,8 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
     ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
   ];
+  const c = report.consistency;
+  if (c) lines.push('', `Repeat mode: ${c.rounds} rounds, ${c.consistent ? 'every request answered alike' : `**${c.inconsistent.length} request(s) answered differently**`}; ${Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p99 ${p.p99} ms`).join('; ')}.`);
   if (!report.completed) lines.push('', `The run did not complete: ${cell(report.errors[0] ?? 'interrupted')}`);
   return `${lines.join('\n')}\n`;
 }
