@@ -40,9 +40,11 @@ function parentOf(pointer: string): string {
 }
 
 // A value's own errors (type, format, range) belong to the object that holds the field; errors about
-// an object's members (required, discriminator) belong to that object.
+// an object's members (required, discriminator) belong to that object, and so does an element of a list
+// of objects (users, projects, owners) that is not an object at all.
 function owningObject(operation: Operation, error: ErrorObject): { pointer: string; kind: ObjectKind } {
-  let pointer = ['required', 'discriminator'].includes(error.keyword) ? error.instancePath : parentOf(error.instancePath);
+  const isElement = /\/\d+$/.test(error.instancePath) && OBJECTS[operation].some(([pattern]) => pattern.test(error.instancePath));
+  let pointer = ['required', 'discriminator'].includes(error.keyword) || isElement ? error.instancePath : parentOf(error.instancePath);
   for (;;) {
     const hit = OBJECTS[operation].find(([pattern]) => pattern.test(pointer));
     if (hit) return { pointer, kind: hit[1] };
@@ -56,12 +58,13 @@ function aspectOf(error: ErrorObject, value: unknown): Aspect {
   if (error.keyword === 'format') return 'date-time';
   if (error.keyword === 'minItems') return 'owners-not-empty';
   if (error.keyword === 'minimum' || error.keyword === 'maximum') return 'health-range';
-  return error.keyword === 'type' && value === null ? 'nullability' : 'types';
+  // A null where the document allows none is a nullability fault, whichever keyword noticed it (type, enum).
+  return value === null && (error.keyword === 'type' || error.keyword === 'enum') ? 'nullability' : 'types';
 }
 
 function clauseFor(operation: Operation, kind: ObjectKind, aspect: Aspect, owner: unknown): string {
   if (kind === 'owner') {
-    const ownerType = (owner as { ownerType?: unknown }).ownerType;
+    const ownerType = (owner as { ownerType?: unknown } | null)?.ownerType;
     return aspect === 'kind' || aspect === 'required' && ownerType === undefined || (ownerType !== 'user' && ownerType !== 'group')
       ? 'projects.owner.kind'
       : `projects.owner.${ownerType}`;
@@ -99,10 +102,15 @@ export function schemaChecks(operation: Operation, readable: { exchange: Exchang
   const checks = new Map(SCHEMA_CLAUSES[operation].map((id) => [id, new ClauseCheck(id)]));
   for (const { exchange, body } of readable) {
     for (const [clause, n] of countInstances(operation, body)) checks.get(clause)!.count(n);
+    const reported = new Set<string>();
     for (const error of validators().validate(SCHEMA_OF[operation], body)) {
       const owner = owningObject(operation, error);
       const clause = clauseFor(operation, owner.kind, aspectOf(error, valueAt(body, error.instancePath)), valueAt(body, owner.pointer));
       const v = toViolation(error, body);
+      // One value can fail two keywords (a null mode fails type and enum): it is one violation.
+      const seen = `${clause} ${v.pointer}`;
+      if (reported.has(seen)) continue;
+      reported.add(seen);
       checks.get(clause)!.violate(exchange, v.pointer, v.received, v.required);
     }
   }
@@ -123,22 +131,23 @@ export function countInstances(operation: Operation, body: unknown): Map<string,
   if (operation === 'signup-token') {
     add(['required', 'types', 'nullability'].map((a) => `signup-token.token.${a}`));
     add(['signup-token.token.date-time'], countDates(body, ['expiresAt', 'createdAt']));
-    for (const user of arrayOf(body.users).filter(isObject)) {
+    for (const user of arrayOf(body.users)) {
       add(['required', 'types', 'nullability'].map((a) => `signup-token.user.${a}`));
-      add(['signup-token.user.date-time'], countDates(user, ['seenAt', 'createdAt']));
+      if (isObject(user)) add(['signup-token.user.date-time'], countDates(user, ['seenAt', 'createdAt']));
     }
     if (isObject(body.role)) add(['required', 'types', 'nullability'].map((a) => `signup-token.role.${a}`));
     return counts;
   }
   add(['projects.list.required', 'projects.list.types']);
-  for (const project of arrayOf(body.projects).filter(isObject)) {
+  for (const project of arrayOf(body.projects)) {
     add(['required', 'types', 'nullability'].map((a) => `projects.project.${a}`));
+    if (!isObject(project)) continue;
     add(['projects.project.date-time'], countDates(project, PROJECT_DATES));
     if (project.health !== undefined) add(['projects.project.health-range']);
     if (project.owners !== undefined) add(['projects.project.owners-not-empty']);
-    for (const owner of arrayOf(project.owners).filter(isObject)) {
+    for (const owner of arrayOf(project.owners)) {
       add(['projects.owner.kind']);
-      if (owner.ownerType === 'user' || owner.ownerType === 'group') add([`projects.owner.${owner.ownerType}`]);
+      if (isObject(owner) && (owner.ownerType === 'user' || owner.ownerType === 'group')) add([`projects.owner.${owner.ownerType}`]);
     }
   }
   return counts;

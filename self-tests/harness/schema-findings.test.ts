@@ -40,3 +40,10 @@ test('each schema error of a projects list lands in the clause of the object and
     'projects.owner.group': ['/projects/0/owners/3/name'],
   });
 });
+
+test('a list element that is not an object belongs to the element, and a null fails nullability once', () => {
+  expect(failing('signup-token', { ...token, users: [null] })).toEqual({ 'signup-token.user.nullability': ['/users/0'] });
+  expect(failing('projects', { version: 1, projects: [{ id: 'p', name: 'P', mode: null }] })).toEqual({ 'projects.project.nullability': ['/projects/0/mode'] });
+  expect(failing('projects', { version: 1, projects: [{ id: 'p', name: 'P', owners: ['system'] }] })).toEqual({ 'projects.owner.kind': ['/projects/0/owners/0'] });
+  expect(failing('projects', { version: 1, projects: ['p'] })).toEqual({ 'projects.project.types': ['/projects/0'] });
+});

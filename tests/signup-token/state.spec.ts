@@ -12,7 +12,9 @@ const CLOCK_SKEW_MS = 60_000;
 
 export function isExpired(token: { expiresAt?: unknown }, requestedAt: number): boolean {
   const { expiresAt } = token;
-  return typeof expiresAt === 'string' && isRfc3339DateTime(expiresAt) && Date.parse(expiresAt) < requestedAt - CLOCK_SKEW_MS;
+  if (typeof expiresAt !== 'string' || !isRfc3339DateTime(expiresAt)) return false;
+  // Date.parse knows no leap second (23:59:60); a second earlier judges the same.
+  return Date.parse(expiresAt.replace(/:60(?=[.Zz+-])/, ':59')) < requestedAt - CLOCK_SKEW_MS;
 }
 
 test(...clause('signup-token.state.expired-not-enabled'), async ({ signupTokens, judge }) => {
