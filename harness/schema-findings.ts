@@ -106,12 +106,16 @@ export function schemaChecks(operation: Operation, readable: { exchange: Exchang
     for (const error of validators().validate(SCHEMA_OF[operation], body)) {
       const owner = owningObject(operation, error);
       const clause = clauseFor(operation, owner.kind, aspectOf(error, valueAt(body, error.instancePath)), valueAt(body, owner.pointer));
-      const v = toViolation(error, body);
       // One value can fail two keywords (a null mode fails type and enum): it is one violation.
-      const seen = `${clause} ${v.pointer}`;
-      if (reported.has(seen)) continue;
-      reported.add(seen);
-      checks.get(clause)!.violate(exchange, v.pointer, v.received, v.required);
+      const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
+      if (reported.has(`${clause} ${pointer}`)) continue;
+      reported.add(`${clause} ${pointer}`);
+      const check = checks.get(clause)!;
+      if (check.isFull) check.cut();
+      else {
+        const v = toViolation(error, body);
+        check.violate(exchange, v.pointer, v.received, v.required);
+      }
     }
   }
   return checks;
@@ -122,33 +126,58 @@ const arrayOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const countDates = (o: Record<string, unknown>, fields: string[]) => fields.filter((f) => typeof o[f] === 'string').length;
 
 const PROJECT_DATES = ['createdAt', 'updatedAt', 'lastUpdatedAt', 'archivedAt', 'lastReportedFlagUsage'];
+const USER_DATES = ['seenAt', 'createdAt'];
+const OBJECT_ASPECTS = ['required', 'types', 'nullability'];
+const aspectsOf = (object: string) => OBJECT_ASPECTS.map((a) => `${object}.${a}`);
+
+/** A tally of what each clause looked at; counted per kind of object, so a large list costs no allocation per item. */
+class Tally {
+  readonly counts = new Map<string, number>();
+
+  add(clauses: string[], n = 1): void {
+    if (n > 0) for (const c of clauses) this.counts.set(c, (this.counts.get(c) ?? 0) + n);
+  }
+}
+
+function countToken(body: Record<string, unknown>, tally: Tally): void {
+  tally.add(aspectsOf('signup-token.token'));
+  tally.add(['signup-token.token.date-time'], countDates(body, ['expiresAt', 'createdAt']));
+  const users = arrayOf(body.users);
+  tally.add(aspectsOf('signup-token.user'), users.length);
+  tally.add(['signup-token.user.date-time'], users.reduce((n: number, u) => n + (isObject(u) ? countDates(u, USER_DATES) : 0), 0));
+  if (isObject(body.role)) tally.add(aspectsOf('signup-token.role'));
+}
+
+function countProjects(body: Record<string, unknown>, tally: Tally): void {
+  tally.add(['projects.list.required', 'projects.list.types']);
+  const projects = arrayOf(body.projects);
+  let [dates, health, withOwners, owners, userOwners, groupOwners] = [0, 0, 0, 0, 0, 0];
+  for (const project of projects) {
+    if (!isObject(project)) continue;
+    dates += countDates(project, PROJECT_DATES);
+    if (project.health !== undefined) health += 1;
+    if (project.owners === undefined) continue;
+    withOwners += 1;
+    for (const owner of arrayOf(project.owners)) {
+      owners += 1;
+      if (isObject(owner) && owner.ownerType === 'user') userOwners += 1;
+      if (isObject(owner) && owner.ownerType === 'group') groupOwners += 1;
+    }
+  }
+  tally.add(aspectsOf('projects.project'), projects.length);
+  tally.add(['projects.project.date-time'], dates);
+  tally.add(['projects.project.health-range'], health);
+  tally.add(['projects.project.owners-not-empty'], withOwners);
+  tally.add(['projects.owner.kind'], owners);
+  tally.add(['projects.owner.user'], userOwners);
+  tally.add(['projects.owner.group'], groupOwners);
+}
 
 /** How many objects (or values) of each kind a body holds: what each clause actually looked at. */
 export function countInstances(operation: Operation, body: unknown): Map<string, number> {
-  const counts = new Map<string, number>();
-  const add = (clauses: string[], n = 1) => clauses.forEach((c) => counts.set(c, (counts.get(c) ?? 0) + n));
-  if (!isObject(body)) return add(operation === 'projects' ? ['projects.list.required', 'projects.list.types'] : ['signup-token.token.required', 'signup-token.token.types', 'signup-token.token.nullability']), counts;
-  if (operation === 'signup-token') {
-    add(['required', 'types', 'nullability'].map((a) => `signup-token.token.${a}`));
-    add(['signup-token.token.date-time'], countDates(body, ['expiresAt', 'createdAt']));
-    for (const user of arrayOf(body.users)) {
-      add(['required', 'types', 'nullability'].map((a) => `signup-token.user.${a}`));
-      if (isObject(user)) add(['signup-token.user.date-time'], countDates(user, ['seenAt', 'createdAt']));
-    }
-    if (isObject(body.role)) add(['required', 'types', 'nullability'].map((a) => `signup-token.role.${a}`));
-    return counts;
-  }
-  add(['projects.list.required', 'projects.list.types']);
-  for (const project of arrayOf(body.projects)) {
-    add(['required', 'types', 'nullability'].map((a) => `projects.project.${a}`));
-    if (!isObject(project)) continue;
-    add(['projects.project.date-time'], countDates(project, PROJECT_DATES));
-    if (project.health !== undefined) add(['projects.project.health-range']);
-    if (project.owners !== undefined) add(['projects.project.owners-not-empty']);
-    for (const owner of arrayOf(project.owners)) {
-      add(['projects.owner.kind']);
-      if (isObject(owner) && (owner.ownerType === 'user' || owner.ownerType === 'group')) add([`projects.owner.${owner.ownerType}`]);
-    }
-  }
-  return counts;
+  const tally = new Tally();
+  if (!isObject(body)) tally.add(operation === 'projects' ? ['projects.list.required', 'projects.list.types'] : aspectsOf('signup-token.token'));
+  else if (operation === 'signup-token') countToken(body, tally);
+  else countProjects(body, tally);
+  return tally.counts;
 }

@@ -8,30 +8,25 @@ export type SchemaName = 'public-signup-token' | 'user' | 'role' | 'projects' | 
 export interface Validators {
   /** Every violation of the document's schema, all errors collected. */
   validate(name: SchemaName, data: unknown): ErrorObject[];
-  /** Fields the document does not define, and deprecated ones, found in otherwise readable data. */
-  observe(name: SchemaName, data: unknown): ErrorObject[];
 }
 
-const OBSERVE_PREFIX = 'observe/';
+type Node = Record<string, unknown>;
 
-// The observer variant of a schema closes every object (additionalProperties: false) and turns each
-// deprecated property into `false`, so Ajv reports exactly the unknown and the deprecated fields.
-function observerVariant(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(observerVariant);
+/**
+ * The contracts refer to each other by `$ref` and none refers to itself, so each can be compiled with its
+ * references written out in place. Ajv gathers the errors of a referenced schema by copying the list it
+ * has so far, which grows quadratically with the errors of a large list; inlined, it stays linear.
+ */
+export function inlineRefs(node: unknown, byFile: Map<string, JsonSchema>): unknown {
+  if (Array.isArray(node)) return node.map((n) => inlineRefs(n, byFile));
   if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties') {
-      const props = Object.entries(value as Record<string, { deprecated?: boolean }>);
-      out.properties = Object.fromEntries(props.map(([p, s]) => [p, s.deprecated ? false : observerVariant(s)]));
-      out.additionalProperties = false;
-    } else out[key] = observerVariant(value);
+  const ref = (node as Node).$ref;
+  if (typeof ref === 'string') {
+    const { $id: _id, $schema: _schema, ...target } = (byFile.get(ref) ?? {}) as Node;
+    if (!_id) throw new Error(`contract reference ${ref} names no schema in contracts/`);
+    return inlineRefs(target, byFile);
   }
-  return out;
-}
-
-function observerId(id: string): string {
-  return id.replace(/\/contracts\//, `/contracts/${OBSERVE_PREFIX}`);
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineRefs(v, byFile)]));
 }
 
 function createAjv(): Ajv2020 {
@@ -46,22 +41,13 @@ function createAjv(): Ajv2020 {
 
 function compileAll(schemas: Map<string, JsonSchema>): Validators {
   const ajv = createAjv();
-  for (const schema of schemas.values()) {
-    ajv.addSchema(schema);
-    ajv.addSchema({ ...(observerVariant(schema) as JsonSchema), $id: observerId(schema.$id) });
-  }
-  const compiled = new Map<string, ValidateFunction>();
-  const get = (id: string): ValidateFunction => {
-    let fn = compiled.get(id);
-    if (!fn) compiled.set(id, (fn = ajv.getSchema(id) as ValidateFunction));
+  const compiled = new Map<SchemaName, ValidateFunction>();
+  const get = (name: SchemaName): ValidateFunction => {
+    let fn = compiled.get(name);
+    if (!fn) compiled.set(name, (fn = ajv.compile(inlineRefs(schemas.get(`${name}.schema.json`), schemas) as object)));
     return fn;
   };
-  const idOf = (name: SchemaName) => schemas.get(`${name}.schema.json`)!.$id;
-  const run = (fn: ValidateFunction, data: unknown) => (fn(data) ? [] : [...(fn.errors ?? [])]);
-  return {
-    validate: (name, data) => run(get(idOf(name)), data),
-    observe: (name, data) => run(get(observerId(idOf(name))), data),
-  };
+  return { validate: (name, data) => (get(name)(data) ? [] : [...(get(name).errors ?? [])]) };
 }
 
 let shared: Validators | undefined;

@@ -42,6 +42,17 @@ export class ClauseCheck {
     return this;
   }
 
+  /** True once no further violation would be kept: callers may skip describing one. */
+  get isFull(): boolean {
+    return this.violations.length >= MAX_VIOLATIONS_KEPT;
+  }
+
+  /** Counts a violation that is not kept. */
+  cut(): this {
+    this.violationsCut += 1;
+    return this;
+  }
+
   cannotEvaluate(exchange: Exchange, reason: string): this {
     this.unevaluable.push({ exchange, reason });
     return this;

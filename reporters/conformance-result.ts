@@ -90,7 +90,9 @@ function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedSt
   if (run === undefined && meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
   if (run === undefined && meta.shard) return { status: 'not-exercised', reason: `checked in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
   if (run === undefined) return { status: 'not-exercised', reason: 'no check ran for this clause in this run' };
-  if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason?.replace(/^not exercised: /, '') };
+  // A check skips itself only with a reason; one skipped without it never ran (the run timed out or stopped).
+  if (run.status === 'skipped' && run.skipReason === undefined) return { status: 'errored', reason: `the check did not run: the run ended ${meta.runStatus}` };
+  if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason!.replace(/^not exercised: /, '') };
   if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
   if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
   return { status: 'errored', reason: run.error ?? `the check ended ${run.status}` };

@@ -11,7 +11,7 @@ const meta: RunMeta = {
   suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
   startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
 };
-const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({ clause, status, outcome });
+const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({ clause, status, outcome, skipReason: status === 'skipped' ? 'not exercised: needs input' : undefined });
 
 test('passes only when every MUST clause passed or was not exercised and nothing errored', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'skipped'), run('c.info', 'passed', 'passed')], meta);
@@ -48,5 +48,11 @@ test('a run stopped before its checks reports every clause errored, with the rea
 test('an interrupted run is incomplete and never passes', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'passed', 'passed')], { ...meta, runStatus: 'interrupted' });
   expect(report.completed).toBe(false);
+  expect(report.verdict).toBe('error');
+});
+
+test('a check that never ran because the run timed out is errored, not "not exercised"', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), { clause: 'b.must', status: 'skipped' }], { ...meta, runStatus: 'timedout' });
+  expect(report.clauses[1]).toMatchObject({ status: 'errored', reason: 'the check did not run: the run ended timedout' });
   expect(report.verdict).toBe('error');
 });

@@ -1,0 +1,128 @@
+// One measurement of the validation benchmark, in a process of its own so that compile time is a cold
+// compile and peak memory belongs to this list alone. Prints one JSON line on stdout.
+//   validation-case.ts <projects> none|one-percent|every checks    parse, schema checks, Ajv alone, date-times
+//   validation-case.ts <projects> none|one-percent|every observe   the unknown- and deprecated-field observations
+import type { Exchange } from '../harness/exchange.ts';
+import { observeFields } from '../harness/observations.ts';
+import { isRfc3339DateTime } from '../harness/rfc3339.ts';
+import { schemaChecks } from '../harness/schema-findings.ts';
+import { validators, type SchemaName } from '../harness/validator.ts';
+import { dateTimesOf, projectsList, type BrokenShare, type ProjectsList } from './data.ts';
+import { peakRssMiB, timeCall, type TimingPlan } from './measure.ts';
+
+export interface ListFacts {
+  size: number;
+  broken: number;
+  bytes: number;
+  /** Cold compile of every schema the suite uses, with its observer variant. */
+  compileMs: number;
+  parseMs: number;
+  peakRssMiB: number;
+}
+
+export interface ChecksResult extends ListFacts {
+  /** schemaChecks('projects'): the Ajv schema plus the sorting of errors into clauses, as the tests run it. */
+  checksMs: number;
+  /** validators().validate('projects') alone. */
+  ajvMs: number;
+  dateTimeMs: number;
+  dateTimes: number;
+  violationsKept: number;
+  violationsCut: number;
+  /** Broken entries on which the schema reported an error. */
+  brokenFound: number;
+  /** Violations no breakage explains, or breakages reported under another clause. */
+  unexpected: number;
+  /** How much the validation raised the process's peak above what the text and the parsed list took. */
+  validationRssMiB: number;
+}
+
+export interface ObserveResult extends ListFacts {
+  /** observeFields('projects'), as the unknown- and deprecated-field tests each run it. */
+  observeMs: number;
+}
+
+const SCHEMAS: SchemaName[] = ['public-signup-token', 'user', 'role', 'projects', 'project', 'owner', 'error'];
+
+const exchange: Exchange = { request: { method: 'GET', path: '/api/admin/projects', credential: 'admin' }, url: 'http://127.0.0.1/api/admin/projects', startedAt: 0, durationMs: 0, bodyBytes: 0 };
+
+// The validators compile each schema on first use; calling every one of them is the whole compile a
+// suite process pays.
+function compileAll(): number {
+  const start = performance.now();
+  for (const name of SCHEMAS) validators().validate(name, null);
+  return performance.now() - start;
+}
+
+/**
+ * Whether each breakage was found where it was made: an error on every broken entry and on no other, and
+ * under each clause as many violations (kept or cut) as breakages data.ts made for it.
+ */
+function tallyFindings(body: unknown, broken: ProjectsList['broken']) {
+  const expected = new Map<string, number>();
+  for (const b of broken) expected.set(b.clause, (expected.get(b.clause) ?? 0) + 1);
+  let kept = 0;
+  let cut = 0;
+  let misfiled = 0;
+  for (const [clause, check] of schemaChecks('projects', [{ exchange, body }])) {
+    kept += check.violations.length;
+    cut += check.violationsCut;
+    misfiled += Math.abs(check.violationCount - (expected.get(clause) ?? 0));
+  }
+  const positions = new Set(broken.map((b) => b.position));
+  const hit = new Set(validators().validate('projects', body).map((e) => Number(e.instancePath.split('/')[2])));
+  const found = [...positions].filter((p) => hit.has(p)).length;
+  return { kept, cut, brokenFound: found, unexpected: misfiled + [...hit].filter((p) => !positions.has(p)).length };
+}
+
+/** The list as the suite holds it: text as received, parsed once; parse time measured on the same text. */
+function prepare(size: number, broken: BrokenShare) {
+  const compileMs = compileAll();
+  const list = projectsList(size, broken);
+  const text = JSON.stringify(list.body);
+  const parse = timeCall(() => JSON.parse(text));
+  const body: unknown = JSON.parse(text);
+  const facts = { size, broken: list.broken.length, bytes: Buffer.byteLength(text), compileMs, parseMs: parse.medianMs };
+  return { list, body, facts };
+}
+
+function measureChecks(size: number, broken: BrokenShare): ChecksResult {
+  const { list, body, facts } = prepare(size, broken);
+  const rssBeforeValidation = peakRssMiB();
+  const checks = timeCall(() => schemaChecks('projects', [{ exchange, body }]));
+  const ajv = timeCall(() => validators().validate('projects', body));
+  const dates = dateTimesOf(body as ProjectsList['body']);
+  const dateTime = timeCall(() => dates.filter(isRfc3339DateTime).length);
+  const findings = tallyFindings(body, list.broken);
+  return {
+    ...facts,
+    checksMs: checks.medianMs,
+    ajvMs: ajv.medianMs,
+    dateTimeMs: dateTime.medianMs,
+    dateTimes: dates.length,
+    violationsKept: findings.kept,
+    violationsCut: findings.cut,
+    brokenFound: findings.brokenFound,
+    unexpected: findings.unexpected,
+    peakRssMiB: peakRssMiB(),
+    validationRssMiB: Math.max(0, peakRssMiB() - rssBeforeValidation),
+  };
+}
+
+// A call of seconds is its own warm-up: its first run is the measurement, so the bench stays short.
+const SLOW_OBSERVE_PLAN: TimingPlan = { warmups: 1, minSamples: 3, maxSamples: 11, budgetMs: 800, capMs: 1500 };
+
+function measureObserve(size: number, broken: BrokenShare): ObserveResult {
+  const { body, facts } = prepare(size, broken);
+  const observe = timeCall(() => observeFields('projects', [body]), SLOW_OBSERVE_PLAN);
+  return { ...facts, observeMs: observe.medianMs, peakRssMiB: peakRssMiB() };
+}
+
+const SHARES: BrokenShare[] = ['none', 'one-percent', 'every'];
+const [size, share, what] = process.argv.slice(2);
+if (!/^\d+$/.test(size ?? '') || !SHARES.includes(share as BrokenShare) || !['checks', 'observe'].includes(what)) {
+  process.stderr.write(`usage: validation-case.ts <projects> ${SHARES.join('|')} checks|observe\n`);
+  process.exit(2);
+}
+const measure = what === 'checks' ? measureChecks : measureObserve;
+process.stdout.write(`${JSON.stringify(measure(Number(size), share as BrokenShare))}\n`);
