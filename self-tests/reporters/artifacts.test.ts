@@ -2,23 +2,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
 import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from '../support/run-suite.ts';
 
 // A run against the reference target and one against a broken variant each leave all five artefacts.
 
-const expiredStillEnabled: Variant = {
-  name: 'expired-still-enabled',
-  description: 'reports an expired token as enabled',
-  transform: (request, faithful) => {
-    const response = faithful();
-    const body = response.body as { expiresAt?: string; enabled?: boolean };
-    if (response.status === 200 && body.expiresAt && Date.parse(body.expiresAt) < Date.now()) body.enabled = true;
-    return response;
-  },
-};
+/** The fault that keeps an expired token enabled, from the catalogue of broken servers. */
+const expiredStillEnabled = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 
 const CLAUSE = 'signup-token.state.expired-not-enabled';
 

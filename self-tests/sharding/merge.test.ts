@@ -4,22 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
-import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
 import { PROJECT_ROOT, referenceTargetEnv, runSuite, type SuiteRun } from '../support/run-suite.ts';
 
 // Issue 7, item 4: `--shard=i/n` runs on several machines split the clauses, and `playwright merge-reports`
 // of their blob reports gives the conformance report of one whole run.
 
-const expiredStillEnabled: Variant = {
-  name: 'expired-still-enabled',
-  description: 'reports an expired token as enabled',
-  transform: (request, faithful) => {
-    const response = faithful();
-    const body = response.body as { expiresAt?: string; enabled?: boolean };
-    if (response.status === 200 && body.expiresAt && Date.parse(body.expiresAt) < Date.now()) body.enabled = true;
-    return response;
-  },
-};
+/** The fault that keeps an expired token enabled, from the catalogue of broken servers. */
+const expiredStillEnabled = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 
 const PLAYWRIGHT_CLI = path.join(PROJECT_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const SHARDS = 2;
