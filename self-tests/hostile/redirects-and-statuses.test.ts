@@ -1,16 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { answeringWith, reasonOf, recordingReference, redirectingTo, runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
-import { statusesOf, type SuiteRun } from '../support/run-suite.ts';
+import { answeringWith, expectRun, reasonOf, recordingReference, redirectingTo, runAgainst, withServer } from '../support/hostile-servers.ts';
 
 // Issue 4, part 1: redirects are reported and never followed; a server error is no verdict; a status
 // the document does not list fails the authentication clauses; none of them is ever passed.
-
-function expectRun(run: SuiteRun, verdict: 'fail' | 'error', outcomes: Record<string, string>): void {
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-  expect(run.report?.verdict).toBe(verdict);
-  expect(statusesOf(run.report)).toMatchObject(outcomes);
-  expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
-}
 
 test('a redirect to another origin is never followed, and the authorization header never reaches that origin', async () => {
   await withServer(recordingReference(), (elsewhere) => withServer(redirectingTo(elsewhere.url), async (redirecting) => {

@@ -1,16 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { deeplyNestedJson, htmlLoginPage, hugeBody, invalidUtf8, reasonOf, runAgainst, RUN_BOUND_MS, truncatedJson, withServer, wrongContentType } from '../support/hostile-servers.ts';
-import { statusesOf, type SuiteRun } from '../support/run-suite.ts';
+import { deeplyNestedJson, htmlLoginPage, hugeBody, invalidUtf8, expectRun, reasonOf, runAgainst, truncatedJson, withServer, wrongContentType } from '../support/hostile-servers.ts';
 
 // Issue 4, part 1: bodies the suite cannot read. The JSON clause fails for a 200 that is not JSON;
 // the clauses that needed the body are errored; none of them is ever passed.
-
-function expectRun(run: SuiteRun, verdict: 'fail' | 'error', outcomes: Record<string, string>): void {
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-  expect(run.report?.verdict).toBe(verdict);
-  expect(statusesOf(run.report)).toMatchObject(outcomes);
-  expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
-}
 
 test('an HTML login page answered 200 fails the JSON and authentication clauses and errors the clauses that needed JSON', async () => {
   await withServer(htmlLoginPage(), async (server) => {

@@ -2,7 +2,8 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { respond, type ReferenceResponse } from '../../reference-server/respond.ts';
-import { referenceTargetEnv, runSuite, type SuiteRun } from './run-suite.ts';
+import { expect } from '@playwright/test';
+import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from './run-suite.ts';
 
 /** What a loopback server saw of one request. */
 export interface SeenRequest {
@@ -295,4 +296,12 @@ export function runAgainst(baseUrl: string, clauses: string[], overrides: Record
  */
 export function onlyClauses(ids: string[]): string[] {
   return ['--grep', ids.map((id) => `\\[${id.replace(/[.]/g, '\\.')}\\]`).join('|')];
+}
+
+/** A run that ends non-zero with the given verdict and clause outcomes, within the run bound. */
+export function expectRun(run: SuiteRun, verdict: 'fail' | 'error', outcomes: Record<string, string>): void {
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe(verdict);
+  expect(statusesOf(run.report)).toMatchObject(outcomes);
+  expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
 }
