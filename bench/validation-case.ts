@@ -3,9 +3,11 @@
 //   validation-case.ts <projects> none|one-percent|every checks    parse, schema checks, Ajv alone, date-times
 //   validation-case.ts <projects> none|one-percent|every observe   the unknown- and deprecated-field observations
 import type { Exchange } from '../harness/exchange.ts';
-import { observeFields } from '../harness/observations.ts';
+import { readJsonBody, type JsonBody } from '../harness/json-body.ts';
 import { isRfc3339DateTime } from '../harness/rfc3339.ts';
-import { schemaChecks } from '../harness/schema-findings.ts';
+import { schemaFindings } from '../harness/schema-findings.ts';
+import { schemaTree } from '../harness/schema-tree.ts';
+import { walkBody } from '../harness/schema-walk.ts';
 import { validators, type SchemaName } from '../harness/validator.ts';
 import { dateTimesOf, projectsList, type BrokenShare, type ProjectsList } from './data.ts';
 import { peakRssMiB, timeCall, type TimingPlan } from './measure.ts';
@@ -44,6 +46,13 @@ export interface ObserveResult extends ListFacts {
 
 const SCHEMAS: SchemaName[] = ['public-signup-token', 'user', 'role', 'projects', 'project', 'owner', 'error'];
 
+/** The body as the judge reads it. */
+function asRead(text: string): JsonBody {
+  const read = readJsonBody(text);
+  if (!read.ok) throw new Error(read.reason);
+  return read.body;
+}
+
 const exchange: Exchange = { request: { method: 'GET', path: '/api/admin/projects', credential: 'admin' }, url: 'http://127.0.0.1/api/admin/projects', startedAt: 0, durationMs: 0, bodyBytes: 0 };
 
 // The validators compile each schema on first use; calling every one of them is the whole compile a
@@ -58,13 +67,13 @@ function compileAll(): number {
  * Whether each breakage was found where it was made: an error on every broken entry and on no other, and
  * under each clause as many violations (kept or cut) as breakages data.ts made for it.
  */
-function tallyFindings(body: unknown, broken: ProjectsList['broken']) {
+function tallyFindings(body: unknown, text: string, broken: ProjectsList['broken']) {
   const expected = new Map<string, number>();
   for (const b of broken) expected.set(b.clause, (expected.get(b.clause) ?? 0) + 1);
   let kept = 0;
   let cut = 0;
   let misfiled = 0;
-  for (const [clause, check] of schemaChecks('projects', [{ exchange, body }])) {
+  for (const [clause, check] of schemaFindings('projects', [{ exchange, body: asRead(text) }])) {
     kept += check.violations.length;
     cut += check.violationsCut;
     misfiled += Math.abs(check.violationCount - (expected.get(clause) ?? 0));
@@ -83,17 +92,18 @@ function prepare(size: number, broken: BrokenShare) {
   const parse = timeCall(() => JSON.parse(text));
   const body: unknown = JSON.parse(text);
   const facts = { size, broken: list.broken.length, bytes: Buffer.byteLength(text), compileMs, parseMs: parse.medianMs };
-  return { list, body, facts };
+  return { list, body, text, facts };
 }
 
 function measureChecks(size: number, broken: BrokenShare): ChecksResult {
-  const { list, body, facts } = prepare(size, broken);
+  const { list, body, text, facts } = prepare(size, broken);
+  const read = asRead(text);
   const rssBeforeValidation = peakRssMiB();
-  const checks = timeCall(() => schemaChecks('projects', [{ exchange, body }]));
+  const checks = timeCall(() => schemaFindings('projects', [{ exchange, body: read }]));
   const ajv = timeCall(() => validators().validate('projects', body));
   const dates = dateTimesOf(body as ProjectsList['body']);
   const dateTime = timeCall(() => dates.filter(isRfc3339DateTime).length);
-  const findings = tallyFindings(body, list.broken);
+  const findings = tallyFindings(body, text, list.broken);
   return {
     ...facts,
     checksMs: checks.medianMs,
@@ -114,7 +124,7 @@ const SLOW_OBSERVE_PLAN: TimingPlan = { warmups: 1, minSamples: 3, maxSamples: 1
 
 function measureObserve(size: number, broken: BrokenShare): ObserveResult {
   const { body, facts } = prepare(size, broken);
-  const observe = timeCall(() => observeFields('projects', [body]), SLOW_OBSERVE_PLAN);
+  const observe = timeCall(() => walkBody(schemaTree('projects'), body), SLOW_OBSERVE_PLAN);
   return { ...facts, observeMs: observe.medianMs, peakRssMiB: peakRssMiB() };
 }
 

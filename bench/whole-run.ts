@@ -2,14 +2,15 @@
 // (issue 7, item 3), against the embedded target, a reference server already running, and a target whose
 // projects list holds 100,000 projects; compared with a bare fetch + JSON.parse of the same responses.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../harness/config.ts';
 import type { Credential } from '../harness/exchange.ts';
 import { makeRunSecrets, requestPlan } from '../harness/plan.ts';
-import { loadRecording, record, removeRecording, saveRecording } from '../harness/recording.ts';
+import { judge } from '../harness/judge.ts';
+import { record } from '../harness/recording.ts';
 import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
 import { formatMs, loadAverage, machine, markdownTable, median } from './measure.ts';
 import { PHASES_FILE_VARIABLE, type Phases } from './phase-reporter.ts';
@@ -123,7 +124,8 @@ async function bareFetchAndParse(baseUrl: string): Promise<number> {
   const env = targetEnv(baseUrl);
   const config = loadConfig(env, ROOT);
   const run = makeRunSecrets();
-  const tokens: Record<Credential, string | undefined> = { admin: config.adminToken, forbidden: config.forbiddenToken, invalid: run.invalidToken, none: undefined };
+  const tokens: Record<Credential, string | undefined> = { admin: config.adminToken, invalid: run.invalidToken, none: undefined };
+  for (const f of config.forbidden) tokens[f.credential] = f.token;
   const plan = requestPlan(config, run);
   const started = performance.now();
   let next = 0;
@@ -243,21 +245,17 @@ async function startupCosts(): Promise<string[][]> {
   ];
 }
 
-/** The pieces of global setup, timed in this process with the suite's own functions: send, save, load. */
+/** The pieces of global setup, timed in this process with the suite's own functions: send, then judge. */
 async function recordingCosts(baseUrl: string): Promise<string[]> {
   const config = loadConfig(targetEnv(baseUrl), ROOT);
   let started = performance.now();
   const { recording } = await record(config);
   const recordMs = performance.now() - started;
   started = performance.now();
-  const file = saveRecording(recording);
-  const saveMs = performance.now() - started;
-  const bytes = statSync(file).size;
-  started = performance.now();
-  loadRecording(file);
-  const loadMs = performance.now() - started;
-  removeRecording(file);
-  return [formatMs(recordMs), formatMs(saveMs), (bytes / 2 ** 20).toFixed(1), formatMs(loadMs)];
+  judge(recording, config);
+  const judgeMs = performance.now() - started;
+  const bytes = recording.exchanges.reduce((n, e) => n + e.bodyBytes, 0);
+  return [formatMs(recordMs), formatMs(judgeMs), (bytes / 2 ** 20).toFixed(1), '0'];
 }
 
 // The two INFO clauses that run the observer schema over the whole list: left out of one large run, so

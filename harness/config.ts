@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
-import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
 import { ConfigError } from './config-error.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 
@@ -13,7 +12,8 @@ export interface TargetConfig {
   /** True when the run checks the embedded reference implementation. */
   embedded: boolean;
   adminToken: string;
-  forbiddenToken?: string;
+  /** Valid tokens that lack a permission, each with the operations that must refuse it (403). */
+  forbidden: ForbiddenCredential[];
   signupTokens: string[];
   timeoutMs: number;
   /** The bound on the whole run (CONFORMANCE_RUN_TIMEOUT_MS), so that a stalling target cannot hold a CI job. */
@@ -30,6 +30,25 @@ export interface TargetConfig {
 
 export { ConfigError };
 
+export type Operation = 'signup-token' | 'projects';
+
+/** A valid token that lacks the permission for some operations; its placeholder stands for it in every report. */
+export interface ForbiddenCredential {
+  /** How requests made with it are named in the request log and evidence, e.g. "forbidden-signup". */
+  credential: string;
+  /** What stands for the token in reports and curl lines, e.g. "$FORBIDDEN_TOKEN_SIGNUP". */
+  placeholder: string;
+  token: string;
+  operations: Operation[];
+}
+
+/** The three variables of forbidden credentials, with the operations each one's tokens must be refused. */
+const FORBIDDEN_VARIABLES: [variable: string, suffix: string, operations: Operation[]][] = [
+  ['CONFORMANCE_FORBIDDEN_TOKEN', '', ['signup-token', 'projects']],
+  ['CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP', '-signup', ['signup-token']],
+  ['CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS', '-projects', ['projects']],
+];
+
 type Source = Record<string, string | undefined>;
 
 const TARGET_FILE_KEYS: Record<string, string> = {
@@ -37,6 +56,8 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   baseUrl: 'CONFORMANCE_BASE_URL',
   adminToken: 'CONFORMANCE_ADMIN_TOKEN',
   forbiddenToken: 'CONFORMANCE_FORBIDDEN_TOKEN',
+  forbiddenTokenSignup: 'CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP',
+  forbiddenTokenProjects: 'CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS',
   signupTokens: 'CONFORMANCE_SIGNUP_TOKENS',
   timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
   maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
@@ -45,9 +66,6 @@ const TARGET_FILE_KEYS: Record<string, string> = {
 
 /** Keys whose value is a path, read relative to the target file that names it. */
 const PATH_KEYS = new Set(['deviations']);
-
-/** The port the embedded reference server announced; Playwright's webServer puts it in the environment. */
-export const REFERENCE_PORT_VARIABLE = 'CONFORMANCE_REFERENCE_PORT';
 
 function readTargetFile(file: string): Source {
   let text: string;
@@ -122,6 +140,21 @@ function parseToken(variable: string, raw: string): string {
   return raw;
 }
 
+/** Every forbidden credential of the three variables, each comma-separated list in its order. */
+function parseForbidden(source: Source): ForbiddenCredential[] {
+  return FORBIDDEN_VARIABLES.flatMap(([variable, suffix, operations]) => {
+    const raw = source[variable];
+    if (raw === undefined) return [];
+    const tokens = raw.split(',').map((t) => t.trim());
+    if (tokens.some((t) => t === '')) throw new ConfigError(`${variable} has an empty entry: remove the stray comma`);
+    return tokens.map((token, i) => {
+      const n = i === 0 ? '' : `-${i + 1}`;
+      const credential = `forbidden${suffix}${n}`;
+      return { credential, placeholder: `$FORBIDDEN_TOKEN${suffix.toUpperCase().replace(/-/g, '_')}${n.replace('-', '_')}`, token: parseToken(variable, token), operations };
+    });
+  });
+}
+
 function parseSignupTokens(raw: string | undefined): string[] {
   if (raw === undefined) return [];
   const entries = raw.split(',').map((s) => s.trim());
@@ -141,16 +174,10 @@ function isOff(raw: string | undefined): boolean {
   return raw !== undefined && ['0', 'false', 'off', 'no'].includes(raw.toLowerCase());
 }
 
-function embeddedTarget(source: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbiddenToken' | 'signupTokens'> {
+/** The embedded reference target: global setup starts it, and it announces its address and tokens then. */
+function embeddedTarget(source: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbidden' | 'signupTokens'> {
   if (isOff(source.CONFORMANCE_EMBEDDED)) throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
-  const port = source[REFERENCE_PORT_VARIABLE];
-  return {
-    name: 'embedded reference implementation',
-    baseUrl: port ? `http://127.0.0.1:${port}` : 'http://127.0.0.1',
-    adminToken: REFERENCE_FIXTURES.adminToken,
-    forbiddenToken: REFERENCE_FIXTURES.forbiddenToken,
-    signupTokens: [...REFERENCE_FIXTURES.signupTokens],
-  };
+  return { name: 'embedded reference implementation', baseUrl: '', adminToken: '', forbidden: [], signupTokens: [] };
 }
 
 function configuredTarget(source: Source, baseUrlRaw: string) {
@@ -160,9 +187,21 @@ function configuredTarget(source: Source, baseUrlRaw: string) {
     name: source.CONFORMANCE_TARGET_NAME ?? new URL(baseUrl).host,
     baseUrl,
     adminToken: parseToken('CONFORMANCE_ADMIN_TOKEN', source.CONFORMANCE_ADMIN_TOKEN),
-    forbiddenToken: source.CONFORMANCE_FORBIDDEN_TOKEN ? parseToken('CONFORMANCE_FORBIDDEN_TOKEN', source.CONFORMANCE_FORBIDDEN_TOKEN) : undefined,
+    forbidden: parseForbidden(source),
     signupTokens: parseSignupTokens(source.CONFORMANCE_SIGNUP_TOKENS),
   };
+}
+
+/** The embedded target's configuration once it has announced where it listens and which tokens fit it. */
+export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[] }): TargetConfig {
+  const forbidden = forbiddenCredentials(announced.forbiddenTokens, announced.forbiddenTokensSignup, []);
+  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens };
+}
+
+/** Forbidden credentials from lists of tokens: refused by both operations, by the signup-token one only, by the projects one only. */
+export function forbiddenCredentials(both: string[], signup: string[], projects: string[]): ForbiddenCredential[] {
+  const list = (tokens: string[]) => (tokens.length > 0 ? tokens.join(',') : undefined);
+  return parseForbidden({ CONFORMANCE_FORBIDDEN_TOKEN: list(both), CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: list(signup), CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: list(projects) });
 }
 
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
@@ -170,7 +209,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   const source = mergeSources(env, cwd, targetFile);
   const embedded = !source.CONFORMANCE_BASE_URL;
   const target = embedded ? embeddedTarget(source) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
-  if (target.forbiddenToken !== undefined && target.forbiddenToken === target.adminToken) throw new ConfigError('CONFORMANCE_FORBIDDEN_TOKEN is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission');
+  const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
+  if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {
     ...target,
     embedded,

@@ -1,33 +1,28 @@
 import type { Exchange } from './exchange.ts';
-import type { Redactor } from './redact.ts';
+import { redactValue, type Secrets } from './redact.ts';
 import type { ClauseCheck } from './verdict.ts';
 
-/** Bodies in evidence are cut to this many characters. */
+/** Bodies in evidence are cut to this many characters; received values to RECEIVED_CHARS. */
 export const BODY_EXCERPT_CHARS = 2000;
-
-const CREDENTIAL_HEADER: Record<string, string | undefined> = {
-  admin: '$TOKEN',
-  forbidden: '$FORBIDDEN_TOKEN',
-  none: undefined,
-};
+export const RECEIVED_CHARS = 200;
 
 function shellQuote(text: string): string {
-  return `"${text.replace(/["\\`]/g, '\\$&')}"`;
+  return `"${text.replace(/["\\`$]/g, '\\$&')}"`;
 }
 
 /** A curl line that repeats the request, secrets left as shell variables. */
-export function curlLine(exchange: Exchange, redact: Redactor): string {
-  const credential = exchange.request.credential;
-  const header = credential === 'invalid' ? 'an-invalid-token' : CREDENTIAL_HEADER[credential];
-  const auth = header === undefined ? '' : ` -H ${shellQuote(`authorization: ${header}`)}`;
-  return `curl -sS -i${auth} ${shellQuote(redact(exchange.url))}`;
+export function curlLine(exchange: Exchange, secrets: Secrets): string {
+  const { credential } = exchange.request;
+  const header = credential === 'invalid' ? 'an-invalid-token' : credential === 'none' ? undefined : secrets.placeholderOf(credential);
+  // The placeholder is a shell variable: double quotes let the shell expand it.
+  const auth = header === undefined ? '' : ` -H "authorization: ${header}"`;
+  return `curl -sS -i${auth} ${shellQuote(secrets.redact(exchange.url))}`;
 }
 
-export function excerpt(text: string | undefined, redact: Redactor): string | undefined {
-  if (text === undefined) return undefined;
-  // Redact before cutting, so that a secret across the cut cannot leave a readable part behind.
-  const safe = redact(text);
-  return safe.length > BODY_EXCERPT_CHARS ? `${safe.slice(0, BODY_EXCERPT_CHARS)}… (${safe.length} characters in all)` : safe;
+/** Redacts first, then cuts: a secret across the cut cannot leave a readable part behind. */
+export function cut(text: string, secrets: Secrets, chars: number): string {
+  const safe = secrets.redact(text);
+  return safe.length > chars ? `${safe.slice(0, chars)}… (${safe.length} characters in all)` : safe;
 }
 
 export interface ExchangeEvidence {
@@ -41,34 +36,34 @@ export interface ExchangeEvidence {
   curl: string;
 }
 
-export function exchangeEvidence(exchange: Exchange, redact: Redactor): ExchangeEvidence {
+export function exchangeEvidence(exchange: Exchange, secrets: Secrets): ExchangeEvidence {
   return {
     method: exchange.request.method,
-    path: redact(exchange.request.path),
+    path: secrets.redact(exchange.request.path),
     credential: exchange.request.credential,
     status: exchange.status,
-    contentType: exchange.contentType,
+    contentType: exchange.contentType === undefined ? undefined : cut(exchange.contentType, secrets, RECEIVED_CHARS),
     durationMs: exchange.durationMs,
-    bodyExcerpt: excerpt(exchange.bodyText, redact),
-    curl: curlLine(exchange, redact),
+    bodyExcerpt: exchange.bodyText === undefined ? undefined : cut(exchange.bodyText.slice(0, 64 * 1024), secrets, BODY_EXCERPT_CHARS),
+    curl: curlLine(exchange, secrets),
   };
 }
 
-/** The evidence of one clause, as attached to its test and copied into conformance.json. */
-export function clauseEvidence(check: ClauseCheck, redact: Redactor) {
+/** The evidence of one clause, with every secret replaced: attached to its test and copied into conformance.json. */
+export function clauseEvidence(check: ClauseCheck, secrets: Secrets) {
   return {
     clause: check.clause,
     outcome: check.outcome,
     instances: check.instances,
     violations: check.violations.map((v) => ({
-      pointer: v.pointer,
-      received: redact(v.received),
-      required: v.required,
-      request: exchangeEvidence(v.exchange, redact),
+      pointer: secrets.redact(v.pointer),
+      received: cut(v.received, secrets, RECEIVED_CHARS),
+      required: secrets.redact(v.required),
+      request: exchangeEvidence(v.exchange, secrets),
     })),
     violationsCut: check.violationsCut,
-    unevaluable: check.unevaluable.map((u) => ({ reason: redact(u.reason), request: exchangeEvidence(u.exchange, redact) })),
-    observations: check.observations === undefined ? undefined : JSON.parse(redact(JSON.stringify(check.observations))),
+    unevaluable: check.unevaluable.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
+    observations: check.observations === undefined ? undefined : redactValue(check.observations, secrets.redact),
   };
 }
 

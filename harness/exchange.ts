@@ -1,5 +1,8 @@
-/** Who a request speaks as: the configured tokens, a made-up invalid one, or no header at all. */
-export type Credential = 'admin' | 'forbidden' | 'invalid' | 'none';
+/**
+ * Who a request speaks as: the admin token, a made-up invalid one, no header at all, or one of the
+ * configured forbidden credentials by its name ("forbidden", "forbidden-signup", ...).
+ */
+export type Credential = 'admin' | 'invalid' | 'none' | (string & {});
 
 export interface ExchangeRequest {
   method: 'GET';
@@ -20,19 +23,15 @@ export interface Exchange {
   versionHeaders?: Record<string, string>;
   /** Location of a redirect, which the suite reports and never follows. */
   location?: string;
+  /** The body as text, exactly as sent; the judge reads JSON from it. */
   bodyText?: string;
   bodyBytes: number;
-  json?: unknown;
-  /** Why the body is not JSON, when it is not. */
-  jsonError?: string;
+  /** Why the body is no text at all (not UTF-8). */
+  bodyError?: string;
   /** Why no complete response was read: network error, timeout, size cap. */
   failure?: string;
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
-}
-
-export function hasJsonBody(exchange: Exchange): boolean {
-  return exchange.failure === undefined && exchange.jsonError === undefined && exchange.bodyText !== undefined;
 }

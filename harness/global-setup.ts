@@ -1,60 +1,64 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import type { TargetConfig } from './config.ts';
-import { loadTargets } from './targets.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
+import { withEmbedded, type TargetConfig } from './config.ts';
 import type { Exchange } from './exchange.ts';
+import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
+import { record, type Recording } from './recording.ts';
+import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
-import { createRedactor } from './redact.ts';
-import { RECORDING_VARIABLE, record, removeRecording, saveRecording, type Recording } from './recording.ts';
+import { loadTargets } from './targets.ts';
+import { VERDICTS_VARIABLE, runFacts, saveVerdicts, verdictsOf, type TargetVerdicts } from './verdicts.ts';
 
 export const REQUEST_LOG = 'requests.json';
-export const CONSISTENCY_FILE = 'consistency.json';
 
-/** The request log as the reporter reads it back. */
+/** The request log as written: what was sent and what came back, without bodies or secrets. */
 export interface RequestLog {
   startedAt: string;
-  reportedVersion?: Record<string, string>;
+  target: TargetVerdicts['facts']['target'];
   requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
 }
 
-/** What was sent and what came back, without bodies or secrets: the run's request log. */
-function writeRequestLog(config: TargetConfig, recording: Recording): void {
-  const redact = createRedactor(config);
-  const log = recording.exchanges.map((e) => ({
+function writeRequestLog(config: TargetConfig, recording: Recording, facts: TargetVerdicts['facts'], secrets: Secrets): void {
+  const requests = recording.exchanges.map((e) => ({
     method: e.request.method,
-    path: redact(e.request.path),
+    path: e.request.path,
     credential: e.request.credential,
     status: e.status,
     durationMs: e.durationMs,
     bodyBytes: e.bodyBytes,
-    failure: e.failure === undefined ? undefined : redact(e.failure),
+    failure: e.failure,
   }));
+  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, secrets.redact) };
   mkdirSync(config.reportDir, { recursive: true });
-  const stated = recording.exchanges.find((e) => e.versionHeaders)?.versionHeaders;
-  const reportedVersion = stated === undefined ? undefined : (JSON.parse(redact(JSON.stringify(stated))) as Record<string, string>);
-  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify({ startedAt: recording.startedAt, reportedVersion, requests: log }, null, 2)}\n`);
+  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 
-/** Repeat mode: whether the rounds were answered alike, and the latencies, beside the request log. */
-function writeConsistency(config: TargetConfig, rounds: Exchange[][]): void {
-  const consistency = consistencyOf(rounds, config.concurrency, createRedactor(config));
-  writeFileSync(path.join(config.reportDir, CONSISTENCY_FILE), `${JSON.stringify(consistency, null, 2)}\n`);
+/** Records one target's answers and judges every clause on them, in this process. */
+async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerdicts; problem?: string }> {
+  const secrets = createSecrets(config);
+  const { recording, rounds } = await record(config);
+  const consistency = config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined;
+  const facts = runFacts(config, recording, secrets, consistency);
+  writeRequestLog(config, recording, facts, secrets);
+  const problem = preflightProblem(config, recording);
+  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
 }
 
-/** Sends every request of the run once per target, before any check, and hands the answers to the workers. */
+/**
+ * Sends every request of the run once per target, judges every clause of the catalogue on the answers,
+ * and leaves the redacted verdicts for the tests to replay. The answers themselves stay in this process.
+ */
 export default async function globalSetup(_config: FullConfig): Promise<() => void> {
   const { multi, targets } = loadTargets();
-  const recorded = await Promise.all(targets.map((config) => record(config)));
-  const recordings = recorded.map((r) => r.recording);
-  targets.forEach((config, i) => writeRequestLog(config, recordings[i]));
-  targets.forEach((config, i) => config.repeat > 1 && writeConsistency(config, recorded[i].rounds));
-  for (const [i, config] of targets.entries()) {
-    const problem = preflightProblem(config, recordings[i]);
-    if (problem !== undefined) throw runStopped(multi ? `${config.name}: ${problem}` : problem);
-  }
-  const files = Object.fromEntries(targets.map((config, i) => [multi ? config.name : '', saveRecording(recordings[i])]));
-  process.env[RECORDING_VARIABLE] = JSON.stringify(files);
-  return () => Object.values(files).forEach(removeRecording);
+  // The embedded reference target runs in this process, and only while its answers are recorded.
+  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded) ? await startEmbeddedTarget() : undefined;
+  const configs = targets.map((t) => (t.embedded && embedded ? withEmbedded(t, embedded) : t));
+  const judged = await Promise.all(configs.map(judgeTarget)).finally(() => embedded?.close());
+  for (const [i, { problem }] of judged.entries()) if (problem !== undefined) throw runStopped(multi ? `${configs[i].name}: ${problem}` : problem);
+  const saved = saveVerdicts(Object.fromEntries(configs.map((c, i) => [multi ? c.name : '', judged[i].verdicts])));
+  process.env[VERDICTS_VARIABLE] = saved.file;
+  return () => saved.remove();
 }

@@ -37,46 +37,12 @@ function versionHeaders(headers: Headers): Record<string, string> | undefined {
   return found.length > 0 ? Object.fromEntries(found) : undefined;
 }
 
-/**
- * The document's objects nest five levels at most (list, projects, project, owners, owner). Recording
- * and reporting copy bodies with JSON.stringify, which recurses and overflows on a far deeper body.
- */
-const MAX_JSON_DEPTH = 512;
-
-/** How deep arrays and objects nest in a JSON text, counted without recursion. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
-    else if (c === ']' || c === '}') depth--;
-  }
-  return deepest;
-}
-
 function decodeBody(exchange: Exchange, bytes: Uint8Array): void {
   try {
     exchange.bodyText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    exchange.jsonError = 'the body is not valid UTF-8';
-    return;
+    exchange.bodyError = 'the body is not valid UTF-8';
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(exchange.bodyText);
-  } catch (error) {
-    exchange.jsonError = `the body is not JSON (${(error as Error).message})`;
-    return;
-  }
-  // Valid JSON, but too deep to carry through the run: no verdict on it rather than a crash.
-  if (nestingDepth(exchange.bodyText) > MAX_JSON_DEPTH) exchange.failure = `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels; the suite does not judge it`;
-  else exchange.json = json;
 }
 
 /** Sends one request; never throws, never follows a redirect, never reads more than maxBodyBytes. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TargetConfig } from './config.ts';
+import type { Operation, TargetConfig } from './config.ts';
 import type { Credential, ExchangeRequest } from './exchange.ts';
 
 export const TOKEN_PATH = '/api/admin/invite-link/tokens/';
@@ -21,21 +21,30 @@ export function makeRunSecrets(): RunSecrets {
 export const tokenPath = (secret: string) => TOKEN_PATH + encodeURIComponent(secret);
 
 /** The token path the authentication checks use: a configured secret, so the answer can only be about authentication. */
-export function authTokenPath(config: TargetConfig, run: RunSecrets): string {
-  return tokenPath(config.signupTokens[0] ?? run.unknownSecret);
+export function authTokenPath(signupTokens: string[], run: RunSecrets): string {
+  return tokenPath(signupTokens[0] ?? run.unknownSecret);
+}
+
+/** The path each operation's authentication checks request. */
+export function authPath(operation: Operation, signupTokens: string[], run: RunSecrets): string {
+  return operation === 'projects' ? PROJECTS_PATH : authTokenPath(signupTokens, run);
 }
 
 const get = (path: string, credential: Credential): ExchangeRequest => ({ method: 'GET', path, credential });
 
+const OPERATIONS: Operation[] = ['signup-token', 'projects'];
+
 /** Every request of a run, fixed before the first is sent: GET only, to the two documented paths. */
-export function requestPlan(config: TargetConfig, run: RunSecrets): ExchangeRequest[] {
-  const authCredentials: Credential[] = ['none', 'invalid', ...(config.forbiddenToken ? (['forbidden'] as const) : [])];
+export function requestPlan(config: Pick<TargetConfig, 'signupTokens' | 'forbidden'>, run: RunSecrets): ExchangeRequest[] {
+  const path = (operation: Operation) => authPath(operation, config.signupTokens, run);
   return [
     ...config.signupTokens.map((secret) => get(tokenPath(secret), 'admin')),
     get(tokenPath(run.unknownSecret), 'admin'),
     get(PROJECTS_PATH, 'admin'),
     get(`${PROJECTS_PATH}?archived=true`, 'admin'),
     get(`${PROJECTS_PATH}?archived=false`, 'admin'),
-    ...authCredentials.flatMap((c) => [get(authTokenPath(config, run), c), get(PROJECTS_PATH, c)]),
+    ...(['none', 'invalid'] as const).flatMap((c) => OPERATIONS.map((operation) => get(path(operation), c))),
+    // Each forbidden credential is sent once to each operation that must refuse it.
+    ...config.forbidden.flatMap((f) => f.operations.map((operation) => get(path(operation), f.credential))),
   ];
 }

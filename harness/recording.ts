@@ -1,6 +1,3 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TargetConfig } from './config.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import { send } from './http.ts';
@@ -8,10 +5,7 @@ import { makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
 
 export const SUITE_VERSION = '0.1.0';
 
-/** Where global setup leaves the recording for the workers and the reporter. */
-export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING_FILE';
-
-/** Every answer of one run. All clauses, in every worker, judge these same answers. */
+/** Every answer of one run, held in memory only: it holds the secrets as sent. Every clause judges these answers. */
 export interface Recording {
   run: RunSecrets;
   startedAt: string;
@@ -21,8 +15,9 @@ export interface Recording {
 export const keyOf = (request: Pick<ExchangeRequest, 'path' | 'credential'>) => `${request.credential} ${request.path}`;
 
 function credentials(config: TargetConfig, run: RunSecrets): (c: Credential) => string | undefined {
-  const tokens: Record<Credential, string | undefined> = { admin: config.adminToken, forbidden: config.forbiddenToken, invalid: run.invalidToken, none: undefined };
-  return (c) => tokens[c];
+  const tokens = new Map<Credential, string>([['admin', config.adminToken], ['invalid', run.invalidToken]]);
+  for (const f of config.forbidden) tokens.set(f.credential, f.token);
+  return (c) => tokens.get(c);
 }
 
 /** Runs the tasks with at most `lanes` of them in flight at once, results in task order. */
@@ -49,21 +44,4 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
   const answers = await bounded(tasks, config.concurrency);
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
   return { recording: { run, startedAt, exchanges: rounds[0] }, rounds };
-}
-
-/** The recording holds secrets as sent: it lives in a private temporary folder and is removed at the end. */
-export function saveRecording(recording: Recording): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
-  const file = path.join(dir, 'recording.json');
-  writeFileSync(file, JSON.stringify(recording), { mode: 0o600 });
-  chmodSync(dir, 0o700);
-  return file;
-}
-
-export function loadRecording(file: string): Recording {
-  return JSON.parse(readFileSync(file, 'utf8')) as Recording;
-}
-
-export function removeRecording(file: string): void {
-  rmSync(path.dirname(file), { recursive: true, force: true });
 }

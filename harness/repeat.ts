@@ -1,20 +1,20 @@
 import { isJsonMediaType, type Exchange } from './exchange.ts';
-import { readBody } from './inputs.ts';
+import { readJsonBody } from './json-body.ts';
 import { keyOf } from './recording.ts';
-import { schemaChecks, type Operation } from './schema-findings.ts';
+import { schemaFindings } from './schema-findings.ts';
 
 /** What one answer amounts to for the clauses: status, media type, and which schema clauses it breaks. */
 export function answerSignature(exchange: Exchange): string {
   if (exchange.failure !== undefined) return 'no answer';
   const media = isJsonMediaType(exchange.contentType) ? 'json' : (exchange.contentType ?? 'none').split(';')[0];
-  const readable = readBody(exchange);
-  if (!readable.ok) {
-    const name = (exchange.json as { name?: unknown } | undefined)?.name;
+  const read = exchange.bodyText === undefined ? undefined : readJsonBody(exchange.bodyText);
+  if (exchange.status !== 200 || !read?.ok) {
+    const name = read?.ok ? (read.body.value as { name?: unknown } | null)?.name : undefined;
     return `${exchange.status} ${media}${typeof name === 'string' ? ` ${name}` : ''}`;
   }
-  const operation: Operation = exchange.request.path.includes('/invite-link/tokens/') ? 'signup-token' : 'projects';
-  const broken = [...schemaChecks(operation, [{ exchange, body: readable.body }])].filter(([, c]) => c.violationCount > 0).map(([id]) => id);
-  const enabled = (readable.body as { enabled?: unknown }).enabled;
+  const contract = exchange.request.path.includes('/invite-link/tokens/') ? 'public-signup-token' : 'projects';
+  const broken = [...schemaFindings(contract, [{ exchange, body: read.body }])].filter(([, c]) => c.violationCount > 0).map(([id]) => id);
+  const enabled = (read.body.value as { enabled?: unknown } | null)?.enabled;
   return `${exchange.status} ${media} breaks [${broken.join(', ')}]${enabled === undefined ? '' : ` enabled=${String(enabled)}`}`;
 }
 

@@ -1,183 +1,134 @@
 import type { ErrorObject } from 'ajv';
 import type { Exchange } from './exchange.ts';
+import type { JsonBody } from './json-body.ts';
+import { describeReceived, escapePointer, valueAt } from './received.ts';
+import { branchFor, clauseFor, clausesOfTree, placeOfSchemaPath, schemaTree, type Aspect, type SchemaPlace } from './schema-tree.ts';
+import { walkBody, type BodyWalk } from './schema-walk.ts';
 import { ClauseCheck } from './verdict.ts';
-import { validators } from './validator.ts';
+import { validators, type SchemaName } from './validator.ts';
 
-export type Operation = 'signup-token' | 'projects';
+/** A body as the judge reads it, beside the exchange that brought it. */
+export interface ReadBody {
+  exchange: Exchange;
+  body: JsonBody;
+}
 
-type ObjectKind = 'token' | 'user' | 'role' | 'list' | 'project' | 'owner';
-type Aspect = 'required' | 'types' | 'nullability' | 'date-time' | 'health-range' | 'owners-not-empty' | 'kind';
-
-// Where each object of section 2 sits in a response body, by JSON pointer.
-const OBJECTS: Record<Operation, [RegExp, ObjectKind][]> = {
-  'signup-token': [[/^\/users\/\d+$/, 'user'], [/^\/role$/, 'role'], [/^$/, 'token']],
-  projects: [[/^\/projects\/\d+\/owners\/\d+$/, 'owner'], [/^\/projects\/\d+$/, 'project'], [/^$/, 'list']],
+const ASPECT_OF_KEYWORD: Record<string, Aspect> = {
+  required: 'required',
+  format: 'format',
+  minimum: 'range',
+  maximum: 'range',
+  minItems: 'minItems',
+  discriminator: 'discriminator',
 };
 
-/** The schema-based clauses of each operation, in the order they are reported. */
-export const SCHEMA_CLAUSES: Record<Operation, string[]> = {
-  'signup-token': ['token', 'user', 'role'].flatMap((o) => ['required', 'types', 'nullability', ...(o === 'role' ? [] : ['date-time'])].map((a) => `signup-token.${o}.${a}`)),
-  projects: [
-    'projects.list.required', 'projects.list.types',
-    ...['required', 'types', 'nullability', 'date-time', 'health-range', 'owners-not-empty'].map((a) => `projects.project.${a}`),
-    'projects.owner.kind', 'projects.owner.user', 'projects.owner.group',
-  ],
-};
-
-const SCHEMA_OF: Record<Operation, 'public-signup-token' | 'projects'> = { 'signup-token': 'public-signup-token', projects: 'projects' };
-
-export function valueAt(data: unknown, pointer: string): unknown {
-  let node = data;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return node;
-}
-
-function parentOf(pointer: string): string {
-  return pointer.slice(0, pointer.lastIndexOf('/'));
-}
-
-// A value's own errors (type, format, range) belong to the object that holds the field; errors about
-// an object's members (required, discriminator) belong to that object, and so does an element of a list
-// of objects (users, projects, owners) that is not an object at all.
-function owningObject(operation: Operation, error: ErrorObject): { pointer: string; kind: ObjectKind } {
-  const isElement = /\/\d+$/.test(error.instancePath) && OBJECTS[operation].some(([pattern]) => pattern.test(error.instancePath));
-  let pointer = ['required', 'discriminator'].includes(error.keyword) || isElement ? error.instancePath : parentOf(error.instancePath);
-  for (;;) {
-    const hit = OBJECTS[operation].find(([pattern]) => pattern.test(pointer));
-    if (hit) return { pointer, kind: hit[1] };
-    pointer = parentOf(pointer);
-  }
-}
-
-function aspectOf(error: ErrorObject, value: unknown): Aspect {
-  if (error.keyword === 'required') return 'required';
-  if (error.keyword === 'discriminator') return 'kind';
-  if (error.keyword === 'format') return 'date-time';
-  if (error.keyword === 'minItems') return 'owners-not-empty';
-  if (error.keyword === 'minimum' || error.keyword === 'maximum') return 'health-range';
-  // A null where the document allows none is a nullability fault, whichever keyword noticed it (type, enum).
-  return value === null && (error.keyword === 'type' || error.keyword === 'enum') ? 'nullability' : 'types';
-}
-
-function clauseFor(operation: Operation, kind: ObjectKind, aspect: Aspect, owner: unknown): string {
-  if (kind === 'owner') {
-    const ownerType = (owner as { ownerType?: unknown } | null)?.ownerType;
-    return aspect === 'kind' || aspect === 'required' && ownerType === undefined || (ownerType !== 'user' && ownerType !== 'group')
-      ? 'projects.owner.kind'
-      : `projects.owner.${ownerType}`;
-  }
-  // The projects list (2.4) has no nullable column: a null there is a wrong type.
-  if (kind === 'list') return `projects.list.${aspect === 'required' ? 'required' : 'types'}`;
-  return `${operation}.${kind}.${aspect}`;
-}
-
-const EXPECTED_TEXT: Record<string, (e: ErrorObject) => string> = {
+/** The one place where a schema error is worded as what the document requires. */
+const REQUIREMENT: Record<string, (e: ErrorObject) => string> = {
   required: (e) => `the field "${e.params.missingProperty}" to be present`,
   type: (e) => `a value of type ${[e.params.type].flat().join(' or ')}`,
   format: () => 'an RFC 3339 date-time with a time-zone offset (e.g. 2024-05-01T12:00:00Z)',
   enum: (e) => `one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-  minimum: () => 'a value of at least 0',
-  maximum: () => 'a value of at most 100',
+  minimum: (e) => `a value of at least ${e.params.limit}`,
+  maximum: (e) => `a value of at most ${e.params.limit}`,
   minItems: () => 'at least one owner (the system owner when there is none)',
   discriminator: () => 'an ownerType of "user", "group" or "system"',
 };
 
-export function describeReceived(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is absent)';
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+// A null where the document allows none is a nullability fault, whichever keyword noticed it (type, enum).
+function aspectOf(keyword: string, value: unknown): Aspect {
+  return ASPECT_OF_KEYWORD[keyword] ?? (value === null ? 'null' : 'type');
 }
 
-function toViolation(error: ErrorObject, body: unknown): { pointer: string; received: string; required: string } {
-  const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
-  const required = EXPECTED_TEXT[error.keyword]?.(error) ?? error.message ?? error.keyword;
-  return { pointer, received: describeReceived(valueAt(body, pointer)), required };
+function pointerOf(error: ErrorObject): string {
+  return error.keyword === 'required' ? `${error.instancePath}/${escapePointer(String(error.params.missingProperty))}` : error.instancePath;
 }
 
-/** Runs the schema once on each body and sorts every error into the clause it breaks. */
-export function schemaChecks(operation: Operation, readable: { exchange: Exchange; body: unknown }[]): Map<string, ClauseCheck> {
-  const checks = new Map(SCHEMA_CLAUSES[operation].map((id) => [id, new ClauseCheck(id)]));
-  for (const { exchange, body } of readable) {
-    for (const [clause, n] of countInstances(operation, body)) checks.get(clause)!.count(n);
+interface Finding {
+  clause: string;
+  pointer: string;
+  /** Worded only for a violation that is kept: a list with a hundred thousand broken entries keeps fifty. */
+  describe(): { received: string; required: string };
+}
+
+function findingOf(tree: SchemaPlace, error: ErrorObject, reading: unknown, body: JsonBody): Finding {
+  const { place, keyword } = placeOfSchemaPath(tree, error.schemaPath);
+  const clause = clauseFor(place, keyword, aspectOf(keyword, valueAt(reading, error.instancePath))) ?? place.clauseOf.type;
+  if (clause === undefined) throw new Error(`the contract names no clause for ${error.schemaPath}`);
+  const pointer = pointerOf(error);
+  return {
+    clause,
+    pointer,
+    describe: () => ({
+      received: describeReceived(valueAt(reading, pointer), pointer, body.literals),
+      required: REQUIREMENT[error.keyword]?.(error) ?? error.message ?? error.keyword,
+    }),
+  };
+}
+
+/** The place of the contract a pointer into the body leads to, following the body's own union kinds. */
+function placeAt(tree: SchemaPlace, data: unknown, pointer: string): SchemaPlace | undefined {
+  let [place, node]: [SchemaPlace | undefined, unknown] = [tree, data];
+  for (const raw of pointer.split('/').slice(1)) {
+    if (place === undefined || node === null || typeof node !== 'object') return undefined;
+    if (place.branches.length > 0) place = branchFor(place, node as Record<string, unknown>);
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    place = Array.isArray(node) ? place?.items : place?.properties.get(key);
+    node = (node as Record<string, unknown>)[key];
+  }
+  return place;
+}
+
+/**
+ * A number the target wrote as a fraction that no double can hold as one (9007199254740993.5) reads as a
+ * whole number; the literal decides whether an integer was sent.
+ */
+function literalFindings(tree: SchemaPlace, body: JsonBody): Finding[] {
+  return [...body.literals].flatMap(([pointer, literal]) => {
+    const place = literal.integral ? undefined : placeAt(tree, body.value, pointer);
+    const clause = place?.integerOnly ? place.valueClauseOf.type : undefined;
+    if (clause === undefined) return [];
+    return [{ clause, pointer, describe: () => ({ received: literal.text, required: 'a value of type integer' }) }];
+  });
+}
+
+const walks = new WeakMap<JsonBody, BodyWalk>();
+
+/** The walk of a body beside its contract, made once however many clauses ask. */
+export function walkOf(name: SchemaName, body: JsonBody): BodyWalk {
+  let walk = walks.get(body);
+  if (!walk) walks.set(body, (walk = walkBody(schemaTree(name), body.value)));
+  return walk;
+}
+
+/** Every clause whose errors the contract of this object names. */
+export function schemaClauses(name: SchemaName): string[] {
+  return [...clausesOfTree(schemaTree(name))];
+}
+
+/**
+ * Validates each body once (and each other reading of a body with repeated keys) and sorts every error
+ * into the clause the contract names for it. One value that fails two keywords (a null mode fails type
+ * and enum) is one violation.
+ */
+export function schemaFindings(name: SchemaName, bodies: ReadBody[]): Map<string, ClauseCheck> {
+  const tree = schemaTree(name);
+  const checks = new Map(schemaClauses(name).map((id) => [id, new ClauseCheck(id)]));
+  for (const { exchange, body } of bodies) {
+    for (const [clause, n] of walkOf(name, body).looked) checks.get(clause)?.count(n);
     const reported = new Set<string>();
-    for (const error of validators().validate(SCHEMA_OF[operation], body)) {
-      const owner = owningObject(operation, error);
-      const clause = clauseFor(operation, owner.kind, aspectOf(error, valueAt(body, error.instancePath)), valueAt(body, owner.pointer));
-      // One value can fail two keywords (a null mode fails type and enum): it is one violation.
-      const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
-      if (reported.has(`${clause} ${pointer}`)) continue;
-      reported.add(`${clause} ${pointer}`);
-      const check = checks.get(clause)!;
+    const errors = [body.value, ...body.otherReadings].flatMap((reading) => validators().validate(name, reading).map((e) => findingOf(tree, e, reading, body)));
+    for (const finding of [...errors, ...literalFindings(tree, body)]) {
+      const key = `${finding.clause} ${finding.pointer}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const check = checks.get(finding.clause);
+      if (check === undefined) throw new Error(`the contract of ${name} names ${finding.clause}, which it does not list`);
       if (check.isFull) check.cut();
       else {
-        const v = toViolation(error, body);
-        check.violate(exchange, v.pointer, v.received, v.required);
+        const { received, required } = finding.describe();
+        check.violate(exchange, finding.pointer, received, required);
       }
     }
   }
   return checks;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const arrayOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const countDates = (o: Record<string, unknown>, fields: string[]) => fields.filter((f) => typeof o[f] === 'string').length;
-
-const PROJECT_DATES = ['createdAt', 'updatedAt', 'lastUpdatedAt', 'archivedAt', 'lastReportedFlagUsage'];
-const USER_DATES = ['seenAt', 'createdAt'];
-const OBJECT_ASPECTS = ['required', 'types', 'nullability'];
-const aspectsOf = (object: string) => OBJECT_ASPECTS.map((a) => `${object}.${a}`);
-
-/** A tally of what each clause looked at; counted per kind of object, so a large list costs no allocation per item. */
-class Tally {
-  readonly counts = new Map<string, number>();
-
-  add(clauses: string[], n = 1): void {
-    if (n > 0) for (const c of clauses) this.counts.set(c, (this.counts.get(c) ?? 0) + n);
-  }
-}
-
-function countToken(body: Record<string, unknown>, tally: Tally): void {
-  tally.add(aspectsOf('signup-token.token'));
-  tally.add(['signup-token.token.date-time'], countDates(body, ['expiresAt', 'createdAt']));
-  const users = arrayOf(body.users);
-  tally.add(aspectsOf('signup-token.user'), users.length);
-  tally.add(['signup-token.user.date-time'], users.reduce((n: number, u) => n + (isObject(u) ? countDates(u, USER_DATES) : 0), 0));
-  if (isObject(body.role)) tally.add(aspectsOf('signup-token.role'));
-}
-
-function countProjects(body: Record<string, unknown>, tally: Tally): void {
-  tally.add(['projects.list.required', 'projects.list.types']);
-  const projects = arrayOf(body.projects);
-  let [dates, health, withOwners, owners, userOwners, groupOwners] = [0, 0, 0, 0, 0, 0];
-  for (const project of projects) {
-    if (!isObject(project)) continue;
-    dates += countDates(project, PROJECT_DATES);
-    if (project.health !== undefined) health += 1;
-    if (project.owners === undefined) continue;
-    withOwners += 1;
-    for (const owner of arrayOf(project.owners)) {
-      owners += 1;
-      if (isObject(owner) && owner.ownerType === 'user') userOwners += 1;
-      if (isObject(owner) && owner.ownerType === 'group') groupOwners += 1;
-    }
-  }
-  tally.add(aspectsOf('projects.project'), projects.length);
-  tally.add(['projects.project.date-time'], dates);
-  tally.add(['projects.project.health-range'], health);
-  tally.add(['projects.project.owners-not-empty'], withOwners);
-  tally.add(['projects.owner.kind'], owners);
-  tally.add(['projects.owner.user'], userOwners);
-  tally.add(['projects.owner.group'], groupOwners);
-}
-
-/** How many objects (or values) of each kind a body holds: what each clause actually looked at. */
-export function countInstances(operation: Operation, body: unknown): Map<string, number> {
-  const tally = new Tally();
-  if (!isObject(body)) tally.add(operation === 'projects' ? ['projects.list.required', 'projects.list.types'] : aspectsOf('signup-token.token'));
-  else if (operation === 'signup-token') countToken(body, tally);
-  else countProjects(body, tally);
-  return tally.counts;
 }

@@ -5,12 +5,21 @@ import { isRfc3339DateTime } from './rfc3339.ts';
 /** One schema per object of section 2, named after its file in contracts/. */
 export type SchemaName = 'public-signup-token' | 'user' | 'role' | 'projects' | 'project' | 'owner' | 'error';
 
+/**
+ * The annotation keyword by which a contract names the clause each kind of schema error breaks:
+ * `{ "required": "<clause id>", "type": ..., "null": ..., "format": ..., "range": ..., "minItems": ..., "discriminator": ... }`.
+ * It only annotates; registered so that Ajv's strict mode accepts it.
+ */
+export const CLAUSES_KEYWORD = 'clauses';
+
 export interface Validators {
   /** Every violation of the document's schema, all errors collected. */
   validate(name: SchemaName, data: unknown): ErrorObject[];
+  /** The schema as compiled: references written out in place. */
+  schema(name: SchemaName): Node;
 }
 
-type Node = Record<string, unknown>;
+export type Node = Record<string, unknown>;
 
 /**
  * The contracts refer to each other by `$ref` and none refers to itself, so each can be compiled with its
@@ -30,24 +39,36 @@ export function inlineRefs(node: unknown, byFile: Map<string, JsonSchema>): unkn
 }
 
 function createAjv(): Ajv2020 {
-  return new Ajv2020({
+  const ajv = new Ajv2020({
     allErrors: true,
     discriminator: true,
     strict: true,
     strictRequired: false, // the owner union requires ownerType beside its discriminator
     formats: { 'date-time': { type: 'string', validate: isRfc3339DateTime } },
   });
+  ajv.addKeyword({ keyword: CLAUSES_KEYWORD, schemaType: 'object' });
+  return ajv;
 }
 
 function compileAll(schemas: Map<string, JsonSchema>): Validators {
   const ajv = createAjv();
+  const inlined = new Map<SchemaName, Node>();
   const compiled = new Map<SchemaName, ValidateFunction>();
+  const schema = (name: SchemaName): Node => {
+    let node = inlined.get(name);
+    if (!node) {
+      const file = schemas.get(`${name}.schema.json`);
+      if (!file) throw new Error(`contracts/ has no ${name}.schema.json`);
+      inlined.set(name, (node = inlineRefs(file, schemas) as Node));
+    }
+    return node;
+  };
   const get = (name: SchemaName): ValidateFunction => {
     let fn = compiled.get(name);
-    if (!fn) compiled.set(name, (fn = ajv.compile(inlineRefs(schemas.get(`${name}.schema.json`), schemas) as object)));
+    if (!fn) compiled.set(name, (fn = ajv.compile(schema(name))));
     return fn;
   };
-  return { validate: (name, data) => (get(name)(data) ? [] : [...(get(name).errors ?? [])]) };
+  return { validate: (name, data) => (get(name)(data) ? [] : [...(get(name).errors ?? [])]), schema };
 }
 
 let shared: Validators | undefined;

@@ -27,6 +27,8 @@ export class ClauseCheck {
   violationsCut = 0;
   readonly unevaluable: Unevaluable[] = [];
   observations: unknown;
+  /** Why the check itself broke, when it did: the clause is errored, never the run. */
+  crash?: string;
 
   constructor(readonly clause: string) {}
 
@@ -63,12 +65,27 @@ export class ClauseCheck {
     return this;
   }
 
+  /** Takes over what another check of the same clause found (the schema findings of a contract). */
+  absorb(found: ClauseCheck): this {
+    this.instances += found.instances;
+    for (const v of found.violations) this.violate(v.exchange, v.pointer, v.received, v.required);
+    this.violationsCut += found.violationsCut;
+    this.unevaluable.push(...found.unevaluable);
+    return this;
+  }
+
+  crashed(error: unknown): this {
+    this.crash = `the check of ${this.clause} broke: ${error instanceof Error ? error.message : String(error)}`;
+    return this;
+  }
+
   get violationCount(): number {
     return this.violations.length + this.violationsCut;
   }
 
   // A violation outweighs an unreadable response: what was read already shows the target is wrong.
   get outcome(): Outcome {
+    if (this.crash !== undefined) return 'errored';
     if (this.violationCount > 0) return 'failed';
     if (this.unevaluable.length > 0) return 'errored';
     return this.instances > 0 ? 'passed' : 'not-exercised';

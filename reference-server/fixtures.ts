@@ -1,7 +1,10 @@
 /** Credentials and token secrets of the embedded reference target; the suite reads them in embedded mode. */
 export const REFERENCE_FIXTURES = {
   adminToken: 'reference-admin-token-0f3c9a',
+  /** A valid token refused by both operations (403). */
   forbiddenToken: 'reference-viewer-token-7d21be',
+  /** A viewer's token: refused the signup token (403), allowed to list projects. */
+  viewerToken: 'reference-viewer-pat-3e9f0a51',
   signupTokens: [
     'b5f1c2d4e6a8091b2c3d4e5f60718293', // live, two users signed up
     'c0ffee00aa11bb22cc33dd44ee55ff66', // live, no users yet, url and createdBy null

@@ -39,9 +39,11 @@ function forbidden(permission: string): ReferenceResponse {
   return json(403, errorBody('NoAccessError', `You need the "${permission}" permission to perform this action`));
 }
 
-// Section 5: 401 for a missing or unknown token, 403 for a valid token without the permission.
-function authorize(request: ReferenceRequest, permission: string): ReferenceResponse | undefined {
+// Section 5: 401 for a missing or unknown token, 403 for a valid token without the permission. A viewer
+// may list projects but not read signup tokens.
+function authorize(request: ReferenceRequest, permission: 'ADMIN' | 'READ_PROJECTS'): ReferenceResponse | undefined {
   if (request.authorization === REFERENCE_FIXTURES.adminToken) return undefined;
+  if (request.authorization === REFERENCE_FIXTURES.viewerToken) return permission === 'READ_PROJECTS' ? undefined : forbidden(permission);
   if (request.authorization === REFERENCE_FIXTURES.forbiddenToken) return forbidden(permission);
   return unauthenticated();
 }
@@ -54,7 +56,7 @@ function getToken(request: ReferenceRequest, secret: string): ReferenceResponse 
 }
 
 function listProjects(request: ReferenceRequest): ReferenceResponse {
-  const denied = authorize(request, 'ADMIN');
+  const denied = authorize(request, 'READ_PROJECTS');
   if (denied) return denied;
   const archived = request.query.get('archived');
   if (archived !== null && archived !== 'true' && archived !== 'false') {

@@ -12,14 +12,25 @@ export interface Variant {
 
 const VARIANT_PREFIX = /^\/variants\/([^/]+)(\/.*)$/;
 
+/** How a variant answers one request, the faithful answer when there is no variant. */
+export function answer(request: ReferenceRequest, variant?: Variant): ReferenceResponse {
+  return variant ? variant.transform(request, () => respond(request)) : respond(request);
+}
+
 function toRequest(req: IncomingMessage, pathname: string, url: URL): ReferenceRequest {
   return { method: req.method ?? 'GET', path: pathname, query: url.searchParams, authorization: req.headers.authorization, origin: '', now: Date.now() };
 }
 
+/** The answer as it goes on the wire: the same text whether served over HTTP or handed to the judge in process. */
+export function serialise(response: ReferenceResponse): { status: number; headers: Record<string, string>; text: string } {
+  const text = response.raw ? String(response.body) : JSON.stringify(response.body);
+  return { status: response.status, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(text)) }, text };
+}
+
 function write(res: ServerResponse, response: ReferenceResponse): void {
-  const body = response.raw ? String(response.body) : JSON.stringify(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  const { status, headers, text } = serialise(response);
+  res.writeHead(status, headers);
+  res.end(text);
 }
 
 function handle(req: IncomingMessage, res: ServerResponse, variants: Map<string, Variant>): void {
@@ -29,7 +40,7 @@ function handle(req: IncomingMessage, res: ServerResponse, variants: Map<string,
   if (match && !variant) return write(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: `unknown variant ${match[1]}`, raw: true });
   const request = toRequest(req, match ? match[2] : url.pathname, url);
   request.origin = `http://${req.headers.host ?? '127.0.0.1'}${match ? `/variants/${match[1]}` : ''}`;
-  write(res, variant ? variant.transform(request, () => respond(request)) : respond(request));
+  write(res, answer(request, variant));
 }
 
 /** Starts the reference implementation on loopback; port 0 picks a free port. */

@@ -6,10 +6,9 @@ import type { TargetConfig } from '../harness/config.ts';
 import { loadTargets } from '../harness/targets.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
-import { CONSISTENCY_FILE, REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
-import type { Consistency } from '../harness/repeat.ts';
+import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
-import type { RunContext } from '../harness/run-context.ts';
+import type { RunFacts } from '../harness/verdicts.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
 import { writeArtifacts, writeMatrixArtifacts } from './artifacts.ts';
 import { buildConformanceReport, type ClauseRun, type ConformanceReport, type JudgedStatus } from './conformance-result.ts';
@@ -34,7 +33,7 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
     clause,
     status: result?.status ?? 'skipped',
     outcome: annotation(test, 'outcome', result) as JudgedStatus | undefined,
-    evidence: evidence ? (JSON.parse(redact(evidence.toString())) as ClauseEvidence) : undefined,
+    evidence: evidence ? (JSON.parse(evidence.toString()) as ClauseEvidence) : undefined,
     error: error ? redact(error) : undefined,
     skipReason: annotation(test, 'skip', result),
   };
@@ -54,18 +53,19 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
 
 /**
  * The run's facts as the checks saw them. They travel in the test attachments, so that a report merged
- * from shards (`playwright merge-reports`) has them too; without any check, they come from this process.
+ * from shards (`playwright merge-reports`) has them too; when no check ran, the request log has them.
  */
-function runContext(tests: TestCase[], config: TargetConfig, reportDir: string): RunContext {
+function runFacts(tests: TestCase[], config: TargetConfig, reportDir: string): RunFacts {
   for (const test of tests) {
     const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
-    if (body) return JSON.parse(body.toString()) as RunContext;
+    if (body) return JSON.parse(body.toString()) as RunFacts;
   }
   const log = readRequestLog(reportDir);
   return {
-    target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded, reportedVersion: log?.reportedVersion },
+    target: log?.target ?? { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded },
     startedAt: log?.startedAt ?? new Date().toISOString(),
     requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
+    deviations: config.deviations,
   };
 }
 
@@ -93,20 +93,20 @@ export default class ConformanceReporter implements Reporter {
 
   private reportOf(config: TargetConfig, tests: TestCase[], result: FullResult): ConformanceReport {
     const redact = createRedactor(config);
-    const context = runContext(tests, config, config.reportDir);
+    const facts = runFacts(tests, config, config.reportDir);
     return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
-      target: context.target,
-      startedAt: context.startedAt,
+      target: facts.target,
+      startedAt: facts.startedAt,
       durationMs: result.duration,
       runStatus: result.status,
       runErrors: this.runErrors.map(redact),
-      deviations: config.deviations,
+      deviations: facts.deviations,
       today: new Date().toISOString().slice(0, 10),
-      requests: context.requests,
+      requests: facts.requests,
       shard: this.shard,
-      consistency: readJson<Consistency>(path.join(config.reportDir, CONSISTENCY_FILE)),
+      consistency: facts.consistency,
     });
   }
 

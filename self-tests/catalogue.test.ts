@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { CHECKS, checkProblems } from '../checks/index.ts';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import { PROJECT_ROOT } from './support/run-suite.ts';
 
@@ -32,4 +33,18 @@ test('clause ids are unique and well formed, every clause has a section, a level
     expect(c.section).toMatch(/^\d+(\.\d+)?$/);
     expect(c.title.length).toBeGreaterThan(10);
   }
+});
+
+test('every catalogue clause has exactly one check in checks/, every check a catalogue clause, and the contracts name only clauses read from them', () => {
+  expect(checkProblems()).toEqual([]);
+});
+
+test('a check without a catalogue clause, a clause without a check and a contract clause no check reads are each named', () => {
+  const checks = CHECKS.filter((c) => c.clause !== 'signup-token.state.expired-not-enabled' && c.clause !== 'projects.project.health-range');
+  expect(checkProblems([...checks, { clause: 'signup-token.no-such-clause', judge: () => {} }])).toEqual([
+    'signup-token.no-such-clause has a check but is not in contracts/clauses.yaml',
+    'signup-token.state.expired-not-enabled is in contracts/clauses.yaml but has no check in checks/',
+    'projects.project.health-range is in contracts/clauses.yaml but has no check in checks/',
+    'contracts/projects.schema.json names projects.project.health-range, which no check reads from it',
+  ]);
 });

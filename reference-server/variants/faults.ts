@@ -16,7 +16,8 @@ const groupOwners = (change: Change) => mutateOwners((o) => o.ownerType === 'gro
 /** Clauses that judge the projects list without the archived parameter; an unreadable one leaves them errored. */
 const PROJECTS_BODY_CLAUSES = [
   'projects.list.required', 'projects.list.types',
-  ...['required', 'types', 'nullability', 'date-time', 'health-range', 'owners-not-empty'].map((a) => `projects.project.${a}`),
+  'projects.project.required', 'projects.project.types', 'projects.project.nullability', 'projects.project.date-time',
+  'projects.project.health-range', 'projects.project.owners-not-empty',
   'projects.owner.kind', 'projects.owner.user', 'projects.owner.group',
 ];
 
@@ -137,7 +138,10 @@ const PROJECTS_FAULTS: Fault[] = [
 const AUTHENTICATION_FAULTS: Fault[] = [
   {
     name: 'no-authentication', description: 'every request is answered as if it carried the admin token',
-    breaks: ['signup-token', 'projects'].flatMap((o) => ['missing-header', 'invalid-token', 'forbidden'].map((c) => `auth.${o}.${c}`)),
+    breaks: [
+      'auth.signup-token.missing-header', 'auth.signup-token.invalid-token', 'auth.signup-token.forbidden',
+      'auth.projects.missing-header', 'auth.projects.invalid-token', 'auth.projects.forbidden',
+    ],
     transform: rewrite({}, answerAs('admin')),
   },
   { name: 'invalid-token-accepted', description: 'a token the server never issued is accepted as the admin token',
@@ -155,6 +159,9 @@ const AUTHENTICATION_FAULTS: Fault[] = [
   { name: 'forbidden-let-through-on-projects', description: 'the token lacking the permission may still list projects',
     breaks: ['auth.projects.forbidden'],
     transform: rewrite({ credential: 'forbidden', operation: 'projects' }, answerAs('admin')) },
+  { name: 'viewer-let-through-on-tokens', description: 'a token refused the signup token only (a viewer\'s) may still read signup tokens',
+    breaks: ['auth.signup-token.forbidden'],
+    transform: rewrite({ credential: 'viewer', operation: 'signup-token' }, answerAs('admin')) },
 ];
 
 const ERROR_FAULTS: Fault[] = [

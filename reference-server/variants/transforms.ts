@@ -18,7 +18,7 @@ export interface ValidVariant extends Variant {
 export type Transform = Variant['transform'];
 export type Json = Record<string, any>;
 export type Operation = 'signup-token' | 'projects';
-export type Credential = 'admin' | 'forbidden' | 'invalid' | 'none';
+export type Credential = 'admin' | 'forbidden' | 'viewer' | 'invalid' | 'none';
 
 const TOKEN_PATH = '/api/admin/invite-link/tokens/';
 
@@ -30,6 +30,7 @@ export function operationOf(request: ReferenceRequest): Operation | undefined {
 export function credentialOf(request: ReferenceRequest): Credential {
   if (request.authorization === undefined) return 'none';
   if (request.authorization === REFERENCE_FIXTURES.adminToken) return 'admin';
+  if (request.authorization === REFERENCE_FIXTURES.viewerToken) return 'viewer';
   return request.authorization === REFERENCE_FIXTURES.forbiddenToken ? 'forbidden' : 'invalid';
 }
 
@@ -107,6 +108,7 @@ export function truncated(response: ReferenceResponse): ReferenceResponse {
 const TOKEN_OF: Record<Credential, string | undefined> = {
   admin: REFERENCE_FIXTURES.adminToken,
   forbidden: REFERENCE_FIXTURES.forbiddenToken,
+  viewer: REFERENCE_FIXTURES.viewerToken,
   invalid: 'not-a-token-this-server-issued',
   none: undefined,
 };

@@ -17,7 +17,10 @@ const LONG_UNICODE = 'Équipe 入職 🚀 Ḁ̈ עברית '.repeat(600);
 
 const NOT_FOUND_PAGE = '<!doctype html><h1>Not found</h1>';
 
-const PROJECT_CLAUSES = ['required', 'types', 'nullability', 'date-time', 'health-range', 'owners-not-empty'].map((a) => `projects.project.${a}`);
+const PROJECT_CLAUSES = [
+  'projects.project.required', 'projects.project.types', 'projects.project.nullability', 'projects.project.date-time',
+  'projects.project.health-range', 'projects.project.owners-not-empty',
+];
 const OWNER_CLAUSES = ['projects.owner.kind', 'projects.owner.user', 'projects.owner.group'];
 
 /** Every valid variant; each must pass with exit code 0. */

@@ -41,7 +41,7 @@ export function variantProblems({ clauses, faults, valid }: MatrixInput): string
 }
 
 const TOKEN_PATH = '/api/admin/invite-link/tokens/';
-const CREDENTIALS = [REFERENCE_FIXTURES.adminToken, REFERENCE_FIXTURES.forbiddenToken, 'not-a-token', undefined];
+const CREDENTIALS = [REFERENCE_FIXTURES.adminToken, REFERENCE_FIXTURES.forbiddenToken, REFERENCE_FIXTURES.viewerToken, 'not-a-token', undefined];
 const PATHS = [...REFERENCE_FIXTURES.signupTokens, 'no-such-secret'].map((s) => TOKEN_PATH + s);
 const QUERIES = ['', 'archived=true', 'archived=false'];
 

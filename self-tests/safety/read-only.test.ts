@@ -9,9 +9,10 @@ import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
 const DOCUMENTED = [/^\/api\/admin\/invite-link\/tokens\/[^/?#]+$/, /^\/api\/admin\/projects(\?archived=(true|false))?$/];
 
-// One request per configured signup token, one for a made-up secret, three project lists, and the two
-// operations asked once without a header, once with an invalid token and once with the forbidden token.
-const EXPECTED_REQUESTS = REFERENCE_FIXTURES.signupTokens.length + 1 + 3 + 2 * 3;
+// One request per configured signup token, one for a made-up secret, three project lists, the two
+// operations asked once without a header, once with an invalid token and once with the forbidden token,
+// and the token operation once more with the token refused that operation only.
+const EXPECTED_REQUESTS = REFERENCE_FIXTURES.signupTokens.length + 1 + 3 + 2 * 3 + 1;
 
 test('a default run sends only GET requests, to the two documented paths, each once, and reports how many', async () => {
   await withServer(recordingReference(), async (server) => {

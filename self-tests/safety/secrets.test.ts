@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { echoingSecrets, QUICK_TIMEOUTS } from '../support/hostile-servers.ts';
-import { runSuite, type SuiteRun } from '../support/run-suite.ts';
+import { runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // Issue 4, part 3: no token reaches the terminal, a report, the JUnit file, a trace or an attachment,
 // even from a target that quotes them back in every answer.
@@ -66,18 +66,18 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
     CONFORMANCE_ADMIN_TOKEN: admin.value,
     CONFORMANCE_FORBIDDEN_TOKEN: FORBIDDEN.value,
     CONFORMANCE_SIGNUP_TOKENS: SIGNUP.map((c) => c.value).join(','),
-    // The recording, secrets as sent, lives in the temporary folder until the run ends: look there too.
+    // Nothing the run writes holds a secret, in the temporary folder either: look there too.
     TMPDIR: tmp,
   };
 }
 
 /** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
-async function runAndScan(admin: Canary): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
+async function runAndScan(admin: Canary, control?: RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
   const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
   try {
-    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on']);
+    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on'], undefined, control);
     expect(server.seen.some((r) => r.authorization === admin.value), 'the target was asked with the canary').toBe(true);
     const written = contentsUnder(reportDir);
     const traced = written.some(([where]) => where.includes('trace.zip!'));
@@ -106,3 +106,21 @@ test('no token appears in the output of a run stopped because the target refused
   expect(run.report?.errors.join('\n')).toContain('the target refused CONFORMANCE_ADMIN_TOKEN');
   expect(found).toEqual([]);
 });
+
+/** Kills the run with SIGKILL once its output shows `sign`: nothing it leaves behind may hold a secret. */
+const killWhen = (sign: RegExp): RunControl => (child, output) => {
+  const poll = setInterval(() => {
+    if (!sign.test(output())) return;
+    clearInterval(poll);
+    child.kill('SIGKILL');
+  }, 5);
+  child.on('close', () => clearInterval(poll));
+};
+
+for (const [when, sign] of [['while the tests replay the verdicts', /✓|✘|-\s+\d+ /], ['as soon as Playwright starts', /Running \d+ test/]] as const) {
+  test(`no file left by a run killed with SIGKILL ${when} holds a token`, async () => {
+    const { run, leaks: found } = await runAndScan(ADMIN, killWhen(sign));
+    expect(run.exitCode).toBeNull();
+    expect(found).toEqual([]);
+  });
+}

@@ -27,8 +27,8 @@ test('a target that answers alike every round passes, with latency percentiles p
   expect(reportSchemaErrors(run.report)).toEqual([]);
   const c = run.report!.consistency!;
   expect(c).toMatchObject({ rounds: 5, concurrency: 3, consistent: true, inconsistent: [] });
-  // Per round: 5 configured tokens, 1 unknown secret, 3 authentication cases; 3 lists and 3 authentication cases.
-  expect(c.latencyMs['signup-token'].count).toBe(5 * 9);
+  // Per round: 5 configured tokens, 1 unknown secret, 4 authentication cases; 3 lists and 3 authentication cases.
+  expect(c.latencyMs['signup-token'].count).toBe(5 * 10);
   expect(c.latencyMs.projects.count).toBe(5 * 6);
   expect(c.latencyMs.projects.p50).toBeLessThanOrEqual(c.latencyMs.projects.p99);
   expect(run.stdout).toContain('repeat:  5 rounds, 3 at a time: every request answered alike');

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,10 @@ export interface SuiteRun {
 const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k === 'TEST_WORKER_INDEX');
 
 /** Runs `npm run conformance` as a user would (the Playwright CLI in a child process) and reads what it wrote. */
-export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000): Promise<SuiteRun> {
+/** Lets a test act on the running suite, say kill it halfway, given the output so far. */
+export type RunControl = (child: ChildProcess, output: () => string) => void;
+
+export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000, control?: RunControl): Promise<SuiteRun> {
   const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
   for (const key of CLEARED) if (!(key in env)) delete childEnv[key];
@@ -34,6 +37,7 @@ export async function runSuite(env: Record<string, string> = {}, args: string[] 
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  control?.(child, () => stdout + stderr);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   const file = path.join(reportDir, 'conformance.json');
@@ -47,6 +51,7 @@ export function referenceTargetEnv(baseUrl: string, overrides: Record<string, st
     CONFORMANCE_BASE_URL: baseUrl,
     CONFORMANCE_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
     CONFORMANCE_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
+    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: REFERENCE_FIXTURES.viewerToken,
     CONFORMANCE_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
     ...overrides,
   };

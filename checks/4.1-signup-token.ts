@@ -1,0 +1,38 @@
+import type { Answers } from '../harness/answers.ts';
+import { describeReceived } from '../harness/received.ts';
+import type { ClauseCheck } from '../harness/verdict.ts';
+import type { Check } from './check.ts';
+import { checkJsonAnswer } from './rules.ts';
+
+// Section 4.1: GET /api/admin/invite-link/tokens/:token
+
+function json(answers: Answers, check: ClauseCheck): void {
+  for (const { exchange } of answers.signupTokens) checkJsonAnswer(answers, check, exchange);
+}
+
+function sameSecret(answers: Answers, check: ClauseCheck): void {
+  for (const { secret, exchange } of answers.signupTokens) {
+    for (const { body } of answers.readBodies(check, [exchange])) {
+      check.count();
+      for (const reading of [body.value, ...body.otherReadings]) {
+        const returned = (reading as { secret?: unknown } | null)?.secret;
+        if (returned !== secret) check.violate(exchange, '/secret', describeReceived(returned), `the secret named in the path, ${JSON.stringify(secret)}`);
+      }
+    }
+  }
+}
+
+// "Behaviour when the token does not exist: not shown."
+function unknownSecret(answers: Answers, check: ClauseCheck): void {
+  const exchange = answers.token(answers.unknownSecret);
+  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
+  const read = answers.json(exchange);
+  const errorName = read.ok ? (read.body.value as { name?: unknown } | null)?.name : undefined;
+  check.count().observe({ status: exchange.status, contentType: exchange.contentType, errorName });
+}
+
+export const SIGNUP_TOKEN_CHECKS: Check[] = [
+  { clause: 'signup-token.response.json', judge: json },
+  { clause: 'signup-token.response.same-secret', judge: sameSecret },
+  { clause: 'signup-token.observe.unknown-secret', judge: unknownSecret },
+];

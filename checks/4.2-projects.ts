@@ -1,0 +1,61 @@
+import type { Answers } from '../harness/answers.ts';
+import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
+import { describeReceived } from '../harness/received.ts';
+import type { ClauseCheck } from '../harness/verdict.ts';
+import type { Check } from './check.ts';
+import { checkJsonAnswer } from './rules.ts';
+
+// Section 4.2: GET /api/admin/projects, with the optional boolean query parameter archived.
+
+function json(answers: Answers, check: ClauseCheck): void {
+  checkJsonAnswer(answers, check, answers.projects());
+}
+
+/** The top of a projects list (2.4); the fields of its projects are judged by the 2.4 to 2.6 clauses, archived lists included. */
+function isProjectsList(body: unknown): boolean {
+  const list = body as { version?: unknown; projects?: unknown } | null;
+  return list !== null && typeof list === 'object' && Number.isInteger(list.version) && Array.isArray(list.projects);
+}
+
+function checkArchivedAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange): void {
+  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
+  const readable = answers.readable(exchange);
+  // Without a readable answer to the plain request, a failing parameterised one proves nothing about the parameter.
+  if (!readable.ok && !answers.readable(answers.projects()).ok) return void check.cannotEvaluate(exchange, `${readable.reason}, and so is the request without the parameter`);
+  check.count();
+  if (!readable.ok) return void check.violate(exchange, '', readable.reason, 'a 200 answer with a projects list');
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isProjectsList(readable.body.value)) check.violate(exchange, '', describeReceived(readable.body.value, '', readable.body.literals), 'a projects list: an integer version and a projects array');
+}
+
+function archivedAccepted(answers: Answers, check: ClauseCheck): void {
+  checkArchivedAnswer(answers, check, answers.projects('?archived=true'));
+  checkArchivedAnswer(answers, check, answers.projects('?archived=false'));
+}
+
+function projectIds(answers: Answers, exchange: Exchange): string[] | undefined {
+  const readable = answers.readable(exchange);
+  const projects = readable.ok ? (readable.body.value as { projects?: unknown } | null)?.projects : undefined;
+  return Array.isArray(projects) ? projects.map((p) => String((p as { id?: unknown } | null)?.id)) : undefined;
+}
+
+const only = (ids: string[] | undefined, others: string[] | undefined) => ids?.filter((id) => !others?.includes(id)).slice(0, 50);
+
+// "Its effect and default: not shown."
+function archivedEffect(answers: Answers, check: ClauseCheck): void {
+  const exchanges = [answers.projects(), answers.projects('?archived=true'), answers.projects('?archived=false')];
+  answers.readBodies(check, exchanges);
+  const [none, yes, no] = exchanges.map((e) => projectIds(answers, e));
+  check.count().observe({
+    counts: { withoutParameter: none?.length, archivedTrue: yes?.length, archivedFalse: no?.length },
+    onlyWithArchivedTrue: only(yes, none),
+    missingWithArchivedTrue: only(none, yes),
+    archivedFalseSameAsWithout: none !== undefined && no !== undefined && none.join() === no.join(),
+  });
+}
+
+export const PROJECTS_CHECKS: Check[] = [
+  { clause: 'projects.response.json', judge: json },
+  { clause: 'projects.archived.accepted', judge: archivedAccepted },
+  { clause: 'projects.observe.archived-effect', judge: archivedEffect },
+];

@@ -1,0 +1,14 @@
+import type { Answers } from '../harness/answers.ts';
+import type { ClauseCheck } from '../harness/verdict.ts';
+import type { Check } from './check.ts';
+
+// Section 9: the list's version is reported, never judged beyond its type (2.4).
+
+function version(answers: Answers, check: ClauseCheck): void {
+  const bodies = answers.readBodies(check, [answers.projects()]);
+  const literal = bodies[0]?.body.literals.get('/version');
+  const value = (bodies[0]?.body.value as { version?: unknown } | undefined)?.version;
+  check.count(bodies.length).observe({ version: literal?.text ?? value });
+}
+
+export const VERSIONING_CHECKS: Check[] = [{ clause: 'projects.observe.version', judge: version }];

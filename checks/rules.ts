@@ -1,0 +1,49 @@
+import type { Answers } from '../harness/answers.ts';
+import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
+import { describeReceived, valueAt } from '../harness/received.ts';
+import { validators } from '../harness/validator.ts';
+import type { ClauseCheck } from '../harness/verdict.ts';
+
+// Rules more than one section applies; each check file says which of them it uses and why.
+
+/** Sections 1, 4.1, 4.2: a 200 answer is application/json (parameters such as charset allowed) with a JSON body. */
+export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange): void {
+  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
+  if (exchange.status !== 200) return void check.cannotEvaluate(exchange, `answered ${exchange.status}, so there is no 200 answer to judge`);
+  check.count();
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  const read = answers.json(exchange);
+  if (read.ok) return;
+  if (read.unjudgeable) check.cannotEvaluate(exchange, read.reason);
+  else check.violate(exchange, '', read.reason, 'a JSON body');
+}
+
+/** A server error or a lost connection says nothing about authentication: no verdict, rather than a false one. */
+export function authStatusUnjudgeable(exchange: Exchange): string | undefined {
+  if (exchange.failure !== undefined) return exchange.failure;
+  if (exchange.status! >= 500) return `answered ${exchange.status}, a server error`;
+  return undefined;
+}
+
+/** Section 5: the status an authentication case must be answered with. */
+export function checkStatus(check: ClauseCheck, exchange: Exchange, expected: number, hint = ''): void {
+  const unjudgeable = authStatusUnjudgeable(exchange);
+  if (unjudgeable !== undefined) return void check.cannotEvaluate(exchange, unjudgeable);
+  check.count();
+  if (exchange.status !== expected) check.violate(exchange, '', `status ${exchange.status}`, `status ${expected}${hint}`);
+}
+
+/** Sections 2.7 and 7: an error answer is application/json, the error object, with the name section 7 gives. */
+export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange, name: string): void {
+  check.count();
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  const read = answers.json(exchange);
+  if (!read.ok) return void check.violate(exchange, '', read.reason, `a JSON error object named ${name}`);
+  const body = read.body.value;
+  for (const error of validators().validate('error', body)) {
+    const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
+    check.violate(exchange, pointer, describeReceived(valueAt(body, pointer), pointer, read.body.literals), `the error object of 2.7 (${error.message})`);
+  }
+  const received = (body as { name?: unknown } | null)?.name;
+  if (received !== undefined && received !== name) check.violate(exchange, '/name', describeReceived(received), JSON.stringify(name));
+}

@@ -1,0 +1,62 @@
+import { test as base, expect as baseExpect, type TestInfo } from '@playwright/test';
+import type { Clause } from './catalogue.ts';
+import type { KnownDeviation } from './deviations.ts';
+import { describeUnevaluable, describeViolations } from './format.ts';
+import { VERDICTS_VARIABLE, loadVerdicts, type ClauseVerdict, type TargetVerdicts } from './verdicts.ts';
+
+// A test replays the verdict the judge gave its clause in global setup; it judges nothing itself.
+
+let cached: Record<string, TargetVerdicts> | undefined;
+
+function verdictsOf(project: string): TargetVerdicts {
+  const file = process.env[VERDICTS_VARIABLE];
+  if (!file) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
+  const target = (cached ??= loadVerdicts(file))[project];
+  if (!target) throw new Error(`no verdicts for the target "${project}"`);
+  return target;
+}
+
+export const expect = baseExpect.extend({
+  toConform(verdict: ClauseVerdict, clause: Clause) {
+    const pass = verdict.outcome !== 'failed';
+    return {
+      pass,
+      name: 'toConform',
+      message: () => (pass ? `clause ${clause.id} was expected to be violated, and it was not` : describeViolations(clause, verdict.evidence)),
+    };
+  },
+});
+
+/** The deviation that excuses a failure of this clause today, if the target has one. */
+function activeDeviation(deviations: KnownDeviation[], clause: string): KnownDeviation | undefined {
+  const today = new Date().toISOString().slice(0, 10);
+  return deviations.find((d) => d.clause === clause && (d.expires === undefined || d.expires > today));
+}
+
+async function replay(clause: Clause, testInfo: TestInfo): Promise<void> {
+  const { facts, clauses } = verdictsOf(testInfo.project.name);
+  const verdict = clauses[clause.id];
+  if (!verdict) throw new Error(`the judge gave no verdict on ${clause.id}`);
+  await testInfo.attach('conformance-evidence', { body: JSON.stringify(verdict.evidence), contentType: 'application/json' });
+  await testInfo.attach('conformance-run', { body: JSON.stringify(facts), contentType: 'application/json' });
+  const { outcome } = verdict;
+  testInfo.annotations.push({ type: 'outcome', description: outcome });
+  if (outcome === 'not-exercised') testInfo.skip(true, `not exercised: needs ${clause.needs ?? 'input the target did not provide'}`);
+  // A failure the target's deviations file accepts is an expected failure: JUnit and Playwright's own
+  // summary then agree with the gate, and the worker is not restarted for it.
+  const deviation = outcome === 'failed' ? activeDeviation(facts.deviations, clause.id) : undefined;
+  if (deviation) testInfo.fail(true, `known deviation: ${deviation.reason}`);
+  await base.step(`judge clause ${clause.id}`, async () => {
+    if (outcome === 'errored') throw new Error(describeUnevaluable(clause, verdict.evidence, verdict.crash));
+    expect(verdict).toConform(clause);
+  }, { box: true });
+}
+
+/** The test of one catalogue clause: its title is the clause's sentence, its details carry id, section and level. */
+export function clauseTest(clause: Clause): void {
+  // The id in the title puts it in every report line and JUnit name, and lets `--grep <id>` select one clause.
+  base(`${clause.title} [${clause.id}]`, {
+    tag: [`@${clause.level}`],
+    annotation: [{ type: 'clause', description: clause.id }, { type: 'section', description: clause.section }],
+  }, async ({}, testInfo) => replay(clause, testInfo));
+}

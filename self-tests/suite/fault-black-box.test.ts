@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
+import { judgedVariant } from '../matrix/judged.ts';
+import { referenceTargetEnv, runSuite, statusesOf } from '../support/run-suite.ts';
+
+// The matrix judges every fault in process; this run proves that HTTP, Playwright and the reporter carry
+// the same verdicts for one of them, clause by clause, and that the exit code follows.
+
+const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+
+test('a fault run as a black box fails exactly the clauses the judge fails in process, exit code 1', async () => {
+  const { server, url } = await startReferenceServer(0, [fault]);
+  try {
+    const run = await runSuite(referenceTargetEnv(`${url}/variants/${fault.name}`));
+    const judged = judgedVariant(fault);
+    const expected = Object.fromEntries([
+      ...judged.all.passed.map((id) => [id, 'passed']),
+      ...judged.all.failed.map((id) => [id, 'failed']),
+      ...judged.all.errored.map((id) => [id, 'errored']),
+      ...judged.all.notExercised.map((id) => [id, 'not-exercised']),
+    ]);
+    expect(statusesOf(run.report), run.stdout + run.stderr).toEqual(expected);
+    expect(judged.must.failed).toEqual(fault.breaks);
+    expect(run.report?.verdict).toBe('fail');
+    expect(run.exitCode).toBe(1);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

@@ -1,0 +1,42 @@
+import type { JudgeInput } from '../../harness/answers.ts';
+import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config.ts';
+import type { Exchange } from '../../harness/exchange.ts';
+import { judge } from '../../harness/judge.ts';
+import { makeRunSecrets, requestPlan } from '../../harness/plan.ts';
+import type { Recording } from '../../harness/recording.ts';
+import type { Outcome } from '../../harness/verdict.ts';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { answer, serialise, type Variant } from '../../reference-server/server.ts';
+
+// The judge tested as data: a variant's answers to the suite's request plan, made without a network,
+// judged in this process. The few black-box runs prove that HTTP, Playwright and the reports carry the
+// same verdicts.
+
+/** The reference target's configuration, as the embedded target announces it. */
+export const REFERENCE_INPUT: JudgeInput & { adminToken: string; forbidden: ForbiddenCredential[] } = {
+  adminToken: REFERENCE_FIXTURES.adminToken,
+  signupTokens: [...REFERENCE_FIXTURES.signupTokens],
+  forbidden: forbiddenCredentials([REFERENCE_FIXTURES.forbiddenToken], [REFERENCE_FIXTURES.viewerToken], []),
+};
+
+const ORIGIN = 'http://reference.invalid';
+
+/** The recording a run against the variant would make, answered in process. */
+export function recordInProcess(variant: Variant | undefined, input = REFERENCE_INPUT, now = Date.now()): Recording {
+  const run = makeRunSecrets();
+  const tokens = new Map<string, string>([['admin', input.adminToken], ['invalid', run.invalidToken]]);
+  for (const f of input.forbidden) tokens.set(f.credential, f.token);
+  const exchanges = requestPlan(input, run).map((request): Exchange => {
+    const url = new URL(request.path, ORIGIN);
+    const { status, headers, text } = serialise(answer({ method: 'GET', path: url.pathname, query: url.searchParams, authorization: tokens.get(request.credential), origin: ORIGIN, now }, variant));
+    return { request, url: url.href, startedAt: now, durationMs: 0, status, contentType: headers['content-type'], location: headers.location, bodyText: text, bodyBytes: Buffer.byteLength(text) };
+  });
+  return { run, startedAt: new Date(now).toISOString(), exchanges };
+}
+
+/** Each outcome of the judge, with the clauses that had it. */
+export function outcomesInProcess(variant: Variant | undefined, input = REFERENCE_INPUT): Record<Outcome, string[]> {
+  const outcomes: Record<Outcome, string[]> = { passed: [], failed: [], errored: [], 'not-exercised': [] };
+  for (const check of judge(recordInProcess(variant, input), input)) outcomes[check.outcome].push(check.clause);
+  return outcomes;
+}
