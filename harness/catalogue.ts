@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { check, schemaFile } from './checked.ts';
 import { CONTRACTS_DIR } from './contracts.ts';
 
 export type Level = 'MUST' | 'INFO';
@@ -17,8 +18,12 @@ export interface Clause {
 
 let cached: Clause[] | undefined;
 
+/** contracts/clauses.yaml, checked against its schema; a broken catalogue stops the suite at once. */
 export function loadCatalogue(): Clause[] {
-  return (cached ??= parseYaml(readFileSync(path.join(CONTRACTS_DIR, 'clauses.yaml'), 'utf8')) as Clause[]);
+  if (cached) return cached;
+  const read = check<Clause[]>(schemaFile('catalogue.schema.json'), parseYaml(readFileSync(path.join(CONTRACTS_DIR, 'clauses.yaml'), 'utf8')));
+  if (!read.ok) throw new Error(`contracts/clauses.yaml does not match harness/schemas/catalogue.schema.json: ${read.errors.join('; ')}`);
+  return (cached = read.value);
 }
 
 export function clauseById(id: string): Clause {

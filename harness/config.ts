@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { parse as parseYaml } from 'yaml';
+import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
+import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
@@ -68,27 +69,12 @@ const TARGET_FILE_KEYS: Record<string, string> = {
 const PATH_KEYS = new Set(['deviations']);
 
 function readTargetFile(file: string): Source {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`CONFORMANCE_TARGET names a file that cannot be read: ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (error) {
-    throw new ConfigError(`the target file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`the target file ${file} must be a YAML mapping of ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
+  const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
+  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
   const out: Source = {};
-  for (const [key, value] of Object.entries(doc)) {
-    const variable = TARGET_FILE_KEYS[key];
-    if (!variable) throw new ConfigError(`the target file ${file} has an unknown key "${key}"; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
-    if (value === null || value === undefined) continue;
-    // A blank list item is null in YAML; it stays blank here so that the checks below reject it.
-    const text = Array.isArray(value) ? value.map((item) => (item === null ? '' : String(item))).join(',') : String(value);
-    out[variable] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
+  for (const [key, value] of Object.entries(read.value)) {
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
   }
   return out;
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { loadCatalogue } from './catalogue.ts';
+import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
+import { readYamlFile } from './yaml-file.ts';
 
 /** A clause a target is known to break, accepted for a reason and, where given, until a date. */
 export interface KnownDeviation {
@@ -12,32 +12,23 @@ export interface KnownDeviation {
   expires?: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function checkEntry(entry: unknown, index: number, file: string, known: Set<string>): KnownDeviation {
-  const where = `${file}, deviation ${index + 1}`;
-  if (entry === null || typeof entry !== 'object') throw new ConfigError(`${where}: expected a mapping with clause, reason, link and expires`);
-  const { clause, reason, link, expires } = entry as Record<string, unknown>;
-  if (typeof clause !== 'string' || !known.has(clause)) throw new ConfigError(`${where}: "${String(clause)}" is not a clause id of contracts/clauses.yaml`);
-  if (typeof reason !== 'string' || reason.trim() === '') throw new ConfigError(`${where}: a deviation needs a reason`);
-  if (link !== undefined && typeof link !== 'string') throw new ConfigError(`${where}: link must be a string`);
-  const expiresText = expires instanceof Date ? expires.toISOString().slice(0, 10) : expires;
-  if (expiresText !== undefined && (typeof expiresText !== 'string' || !DATE.test(expiresText))) throw new ConfigError(`${where}: expires must be a date such as 2027-06-30`);
-  return { clause, reason, link, expires: expiresText };
+/** Whether a YYYY-MM-DD text names a day of the calendar (2027-02-30 does not). */
+function isCalendarDate(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
-/** Reads a known-deviations file: `deviations:` a list of { clause, reason, link, expires }. */
+/** Reads a known-deviations file: `deviations:` a list of { clause, reason, link, expires }, checked against its schema. */
 export function loadDeviations(file: string): KnownDeviation[] {
-  let doc: unknown;
-  try {
-    doc = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`the deviations file ${file} cannot be read: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const list = (doc as { deviations?: unknown } | null)?.deviations;
-  if (!Array.isArray(list)) throw new ConfigError(`the deviations file ${file} must have a list under "deviations"`);
+  const read = check<{ deviations: KnownDeviation[] }>(schemaFile('deviations.schema.json'), readYamlFile(file, 'the deviations file'));
+  if (!read.ok) throw new ConfigError(`the deviations file ${file}: ${read.errors.join('; ')}`);
+  const entries = read.value.deviations;
   const known = new Set(loadCatalogue().map((c) => c.id));
-  const entries = list.map((e, i) => checkEntry(e, i, file, known));
+  entries.forEach((e, i) => {
+    const where = `${file}, deviation ${i + 1}`;
+    if (!known.has(e.clause)) throw new ConfigError(`${where}: "${e.clause}" is not a clause id of contracts/clauses.yaml`);
+    if (e.expires !== undefined && !isCalendarDate(e.expires)) throw new ConfigError(`${where}: expires ${e.expires} is not a day of the calendar`);
+  });
   const repeated = entries.find((e, i) => entries.findIndex((o) => o.clause === e.clause) !== i);
   if (repeated) throw new ConfigError(`the deviations file ${file} lists ${repeated.clause} twice`);
   return entries;

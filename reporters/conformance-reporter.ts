@@ -4,6 +4,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } fro
 import { loadCatalogue } from '../harness/catalogue.ts';
 import type { TargetConfig } from '../harness/config.ts';
 import { loadTargets } from '../harness/targets.ts';
+import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
@@ -33,10 +34,19 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
     clause,
     status: result?.status ?? 'skipped',
     outcome: annotation(test, 'outcome', result) as JudgedStatus | undefined,
-    evidence: evidence ? (JSON.parse(evidence.toString()) as ClauseEvidence) : undefined,
+    evidence: evidence ? attachment<ClauseEvidence>(evidence, EVIDENCE_SCHEMA, clause) : undefined,
     error: error ? redact(error) : undefined,
     skipReason: annotation(test, 'skip', result),
   };
+}
+
+const EVIDENCE_SCHEMA = new URL('./conformance-report.schema.json#/$defs/evidence', import.meta.url);
+
+/** An attachment read back from a test result (perhaps of a merged shard), checked against its schema. */
+function attachment<T>(body: Buffer, schema: URL, of: string): T {
+  const read = check<T>(schema, JSON.parse(body.toString()));
+  if (!read.ok) throw new Error(`the attachment of ${of} does not match ${path.basename(schema.pathname)}: ${read.errors.join('; ')}`);
+  return read.value;
 }
 
 function projectOf(test: TestCase): string {
@@ -58,7 +68,7 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
 function runFacts(tests: TestCase[], config: TargetConfig, reportDir: string): RunFacts {
   for (const test of tests) {
     const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
-    if (body) return JSON.parse(body.toString()) as RunFacts;
+    if (body) return attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
   }
   const log = readRequestLog(reportDir);
   return {

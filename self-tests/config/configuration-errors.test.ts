@@ -35,12 +35,12 @@ const MISTAKES: Mistake[] = [
   {
     title: 'a target file that does not exist',
     env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_TARGET: path.join(dir, 'missing.yaml') }),
-    line: 'CONFORMANCE_TARGET names a file that cannot be read: $DIR/missing.yaml (ENOENT)',
+    line: 'the target file $DIR/missing.yaml cannot be read (ENOENT)',
   },
   {
     title: 'a target file that is a folder',
     env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_TARGET: dir }),
-    line: 'CONFORMANCE_TARGET names a file that cannot be read: $DIR (EISDIR)',
+    line: 'the target file $DIR cannot be read (EISDIR)',
   },
   {
     title: 'a signup-token list with a blank entry',
@@ -54,7 +54,25 @@ const MISTAKES: Mistake[] = [
       writeFileSync(file, `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nsignupTokens:\n  - b5f1c2d4e6a8091b2c3d4e5f60718293\n  -\n`);
       return { CONFORMANCE_TARGET: file };
     },
-    line: 'CONFORMANCE_SIGNUP_TOKENS has an empty entry at position 2: remove the stray comma or blank list item',
+    line: 'the target file $DIR/target.yaml: signupTokens.1 is empty; known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations',
+  },
+  {
+    title: 'an unquoted Unleash admin token in the target file, which YAML reads as an alias',
+    env: (url, dir) => {
+      const file = path.join(dir, 'target.yaml');
+      writeFileSync(file, `baseUrl: ${url}\nadminToken: *:*.d3adb33fcafe0123456789\n`);
+      return { CONFORMANCE_TARGET: file };
+    },
+    line: 'the target file $DIR/target.yaml is not valid YAML (BAD_ALIAS at line 2, column 13); quote values that start with * & ! % @ or `',
+  },
+  {
+    title: 'a token in the target file that YAML reads as a number',
+    env: (url, dir) => {
+      const file = path.join(dir, 'target.yaml');
+      writeFileSync(file, `baseUrl: ${url}\nadminToken: 0x1F\n`);
+      return { CONFORMANCE_TARGET: file };
+    },
+    line: 'the target file $DIR/target.yaml: adminToken must be a string (quote it in YAML); known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations',
   },
   {
     title: 'a run timeout that is not a number',

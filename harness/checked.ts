@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+// Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
+// never cast to a type: a misspelt key or a wrong type is named, and no value is quoted (it may be a secret).
+
+// verbose: an error carries the value, so that an empty one can be told apart; the value is never printed.
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+/** The validator of a schema file, or of one of its $defs (`file#/$defs/name`). */
+function validatorOf(schemaFile: URL): ValidateFunction {
+  let validate = compiled.get(schemaFile.href);
+  if (validate) return validate;
+  const file = new URL(schemaFile.href.replace(/#.*$/, ''));
+  const schema = JSON.parse(readFileSync(file, 'utf8'));
+  if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  validate = ajv.getSchema(`${schema.$id}${schemaFile.hash}`);
+  if (!validate) throw new Error(`${schemaFile.href} names no schema`);
+  compiled.set(schemaFile.href, validate);
+  return validate;
+}
+
+/** One error in words, without the value: where, and what the schema wanted. */
+export function describeSchemaError(error: ErrorObject): string {
+  const at = error.instancePath === '' ? 'the top level' : error.instancePath.slice(1).replace(/\//g, '.');
+  if (error.keyword === 'additionalProperties') return `${at} has an unknown key "${error.params.additionalProperty}"`;
+  if (error.keyword === 'required') return `${at} lacks "${error.params.missingProperty}"`;
+  if (error.keyword === 'type' && error.data === null) return `${at} is empty`;
+  if (error.keyword === 'type') return `${at} must be ${error.params.type === 'string' ? 'a string (quote it in YAML)' : `of type ${error.params.type}`}`;
+  return `${at} ${error.message}`;
+}
+
+/**
+ * The errors that say the most: a oneOf failing is explained by its branches' errors, and of those the
+ * deepest (a blank item of a list says more than "not a string").
+ */
+function telling(errors: ErrorObject[]): ErrorObject[] {
+  const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
+  return specific.filter((e) => !specific.some((o) => o.instancePath.startsWith(`${e.instancePath}/`)));
+}
+
+/** The value, typed, once it conforms to the schema; otherwise the errors in words (at most three). */
+export function check<T>(schemaFile: URL, value: unknown): { ok: true; value: T } | { ok: false; errors: string[] } {
+  const validate = validatorOf(schemaFile);
+  if (validate(value)) return { ok: true, value: value as T };
+  const errors = [...new Set(telling(validate.errors ?? []).map(describeSchemaError))];
+  return { ok: false, errors: errors.slice(0, 3) };
+}
+
+/** A schema of harness/schemas/ by file name. */
+export const schemaFile = (name: string) => new URL(`./schemas/${name}`, import.meta.url);

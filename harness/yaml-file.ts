@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { isAlias, parseDocument, visit, type Node } from 'yaml';
+import { ConfigError } from './config-error.ts';
+
+/**
+ * A YAML file's content. Errors name the file, the kind of mistake and where it is, and never the text:
+ * an unquoted token such as `*:*.abc` reads as an alias, and the parser would quote it back.
+ */
+export function readYamlFile(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const mistake = (code: string, offset: number) => {
+    const [line, column] = lineAndColumn(text, offset);
+    return new ConfigError(`${what} ${file} is not valid YAML (${code} at line ${line}, column ${column}); quote values that start with * & ! % @ or \``);
+  };
+  const [error] = doc.errors;
+  if (error) throw mistake(error.code, error.pos[0]);
+  try {
+    return doc.toJS();
+  } catch {
+    // An alias with no anchor (an unquoted `*:*.…` token) only fails when the value is built, with a message that quotes it.
+    let alias: Node | undefined;
+    visit(doc, { Alias: (_, node) => void (alias ??= node) });
+    throw mistake('BAD_ALIAS', alias && isAlias(alias) ? (alias.range?.[0] ?? 0) : 0);
+  }
+}
+
+function lineAndColumn(text: string, offset: number): [number, number] {
+  const before = text.slice(0, offset).split('\n');
+  return [before.length, before.at(-1)!.length + 1];
+}
