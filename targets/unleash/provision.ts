@@ -8,6 +8,8 @@ export const ADMIN_USER = { username: 'admin', password: 'unleash4all' };
 export interface Fixtures {
   /** Live, expired, live with signed-up users: the order of the target file. */
   signupTokens: string[];
+  /** A personal access token of a user whose root role is Viewer. */
+  viewerToken: string;
   /** A signed-up user who is not the viewer, made an owner of "default" in the database (seed-owners.sql). */
   ownerEmail: string;
 }
@@ -63,7 +65,8 @@ export async function waitUntilReady(baseUrl: string, adminToken: string, exited
 
 /**
  * Creates the fixtures through Unleash's own HTTP API: three signup tokens (live, expired, live with two
- * users signed up through it) and a feature flag in "default".
+ * users signed up through it), a personal access token of the first of those users, whose root role is
+ * Viewer as the token grants it, and a feature flag in "default".
  */
 export async function provision(baseUrl: string, adminToken: string): Promise<Fixtures> {
   const login = async (username: string, secret: string) =>
@@ -74,14 +77,18 @@ export async function provision(baseUrl: string, adminToken: string): Promise<Fi
     const body = { name: `conformance-${name}-${suffix}`, expiresAt: new Date(Date.now() + fromNowMs).toISOString() };
     return String((await step(`creating the signup token ${name}`, call(baseUrl, 'POST', '/api/admin/invite-link/tokens', { cookie: admin, body }))).json.secret);
   };
-  log('provisioning: signup tokens live, expired, with users');
+  log('provisioning: signup tokens live, expired, with users; a viewer and their personal access token');
   const signupTokens = [await signupToken('live', 14 * DAY_MS), await signupToken('expired', -2 * DAY_MS), await signupToken('with-users', 14 * DAY_MS)];
   const users = [
     { name: 'Conformance Viewer', email: `conformance-viewer-${suffix}@example.com`, username: `conformance-viewer-${suffix}`, password: password() },
     { name: 'Conformance Owner', email: `conformance-owner-${suffix}@example.com`, password: password() },
   ];
   for (const user of users) await step(`signing up ${user.email}`, call(baseUrl, 'POST', `/invite/${signupTokens[2]}/signup`, { body: user }));
+
+  const viewer = await login(users[0].email, users[0].password);
+  const pat = { description: 'conformance viewer', expiresAt: new Date(Date.now() + 30 * DAY_MS).toISOString() };
+  const viewerToken = String((await step('creating the viewer personal access token', call(baseUrl, 'POST', '/api/admin/user/tokens', { cookie: viewer, body: pat }))).json.secret);
   // One flag, so that featureCount is not only ever 0.
   await step('creating a feature flag', call(baseUrl, 'POST', '/api/admin/projects/default/features', { authorization: adminToken, body: { name: `conformance-flag-${suffix}` } }));
-  return { signupTokens, ownerEmail: users[1].email };
+  return { signupTokens, viewerToken, ownerEmail: users[1].email };
 }

@@ -12,6 +12,9 @@ import { atInterrupt, log, startServer, stopServer, tail } from './supervisor.ts
 
 const SEED_OWNERS = fileURLToPath(new URL('seed-owners.sql', import.meta.url));
 
+/** Until the suite reads `forbiddenTokenSignup`, the viewer's token is written only when this is 1. */
+const VIEWER_KEY_VARIABLE = 'UNLEASH_TARGET_VIEWER_KEY';
+
 /** One Unleash version on its own PostgreSQL, in its own temp folder, provisioned. */
 export interface Run {
   version: string;
@@ -63,13 +66,14 @@ async function stopRun(run: Run): Promise<void> {
   rmSync(run.folder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-function targetFile(run: Run, baseUrl: string, adminToken: string, backendToken: string, signupTokens: string[]): string {
+function targetFile(run: Run, baseUrl: string, adminToken: string, backendToken: string, viewerToken: string, signupTokens: string[]): string {
   const q = JSON.stringify;
   return [
     `name: ${run.name}`,
     `baseUrl: ${baseUrl}`,
     `adminToken: ${q(adminToken)}`,
     `forbiddenToken: ${q(backendToken)}   # a backend API token: refused on both operations`,
+    ...(process.env[VIEWER_KEY_VARIABLE] === '1' ? [`forbiddenTokenSignup: ${q(viewerToken)}   # a Viewer's personal access token: refused the signup token, may list projects`] : []),
     `signupTokens: [${signupTokens.map((t) => q(t)).join(', ')}]   # live, expired, live with signed-up users`,
     'deviations: deviations.yaml',
     '',
@@ -122,7 +126,7 @@ export async function startRun(spec: string, options: { seed: boolean }): Promis
       await runSqlFile(db, SEED_OWNERS, { owner_email: fixtures.ownerEmail, acting_user: ADMIN_USER.username, group_name: 'Conformance owners' });
     }
     writeFileSync(path.join(run.folder, 'deviations.yaml'), deviationsOf(install.version));
-    writeFileSync(run.targetFile, targetFile(run, baseUrl, adminToken, backendToken, fixtures.signupTokens), { mode: 0o600 });
+    writeFileSync(run.targetFile, targetFile(run, baseUrl, adminToken, backendToken, fixtures.viewerToken, fixtures.signupTokens), { mode: 0o600 });
     return run;
   } catch (error) {
     await run.stop();
