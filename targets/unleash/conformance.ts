@@ -1,88 +1,75 @@
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
-import { type StartedUnleash, startUnleash } from './index.js';
-import { describeError } from './util.js';
+import { handleSignals, isInterrupted, log, run } from './supervisor.ts';
+import { type Run, startRun } from './unleash.ts';
 
-const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--report-dir DIR] [--docs] [--no-seed] [-- <playwright options>]
+const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--docs] [--no-seed] [--report-dir DIR] [-- <playwright options>]
 
-Starts each real Unleash version on its own PostgreSQL, provisions it, runs the suite against all of
-them side by side, and stops everything. Default version: 8.2.0. Known deviations come from
-targets/unleash/deviations/<version>.yaml. --docs rewrites docs/unleash/conformance-<version>.md.
-Project owners, which the open-source edition has no HTTP API for, are seeded in its database
-(docs/unleash/README.md says why that is sound); --no-seed leaves them out.`;
+Starts each unleash-server version (default 8.2.0) on its own PostgreSQL, one after the other, provisions
+them, runs the suite against all of them side by side (one target file each, with the version's known
+deviations), stops everything and exits with the suite's code. --docs rewrites
+docs/unleash/conformance-<version>.md from each version's conformance.json. --no-seed writes no project owners.`;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DEVIATIONS_DIR = path.join(ROOT, 'targets', 'unleash', 'deviations');
 
 interface Args {
   versions: string[];
-  reportDir: string;
   docs: boolean;
   seed: boolean;
-  playwrightArgs: string[];
+  reportDir: string;
+  playwright: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const split = argv.indexOf('--');
-  const own = split < 0 ? argv : argv.slice(0, split);
-  const args: Args = { versions: [], reportDir: path.join(ROOT, 'conformance-report', 'unleash'), docs: false, seed: true, playwrightArgs: split < 0 ? [] : argv.slice(split + 1) };
-  for (let i = 0; i < own.length; i++) {
-    if (own[i] === '--docs') args.docs = true;
-    else if (own[i] === '--no-seed') args.seed = false;
-    else if (own[i] === '--report-dir') args.reportDir = path.resolve(own[++i] ?? '');
-    else if (own[i] === '-h' || own[i] === '--help') (process.stdout.write(`${USAGE}\n`), process.exit(0));
-    else if (own[i].startsWith('-')) throw new Error(`unknown option ${own[i]}`);
-    else args.versions.push(own[i]);
+  const split = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const args: Args = { versions: [], docs: false, seed: true, reportDir: path.join(ROOT, 'conformance-report', 'unleash'), playwright: argv.slice(split + 1) };
+  for (let i = 0; i < split; i++) {
+    const arg = argv[i];
+    if (arg === '--docs') args.docs = true;
+    else if (arg === '--no-seed') args.seed = false;
+    else if (arg === '--report-dir' && argv[i + 1]) args.reportDir = path.resolve(argv[++i]);
+    else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}\n${USAGE}`);
+    else args.versions.push(arg);
   }
   if (args.versions.length === 0) args.versions.push('8.2.0');
   return args;
 }
 
-/** The target file the start script wrote, with the version's known deviations added. */
-function withDeviations(unleash: StartedUnleash): string {
-  const file = path.join(DEVIATIONS_DIR, `${unleash.version}.yaml`);
-  if (existsSync(file)) appendFileSync(unleash.targetFile, `deviations: ${JSON.stringify(file)}\n`);
-  return unleash.targetFile;
+/** The version's page: the suite's conformance page of its run, every clause's status, and ports hidden. */
+function writePage(reportDir: string, target: Run): void {
+  const report = JSON.parse(readFileSync(path.join(reportDir, 'targets', target.name, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const statuses = ['', '## Every clause', '', '| clause | level | status |', '|---|---|---|', ...report.clauses.map((c) => `| \`${c.id}\` | ${c.level} | ${c.status} |`), ''];
+  const page = `# Unleash ${target.version}: conformance\n\n${renderConformancePage(report)}${statuses.join('\n')}`;
+  const file = path.join(ROOT, 'docs', 'unleash', `conformance-${target.version}.md`);
+  writeFileSync(file, page.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:$PORT'));
+  log(`wrote ${path.relative(ROOT, file)}`);
 }
 
-function runSuite(targetFiles: string[], reportDir: string, extra: string[]): Promise<number> {
-  const env = { ...process.env, CONFORMANCE_REPORT_DIR: reportDir, CONFORMANCE_TARGETS: targetFiles.join(',') };
-  const cli = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'test', ...extra], { cwd: ROOT, env, stdio: 'inherit' });
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-}
-
-function writeDocs(reportDir: string, started: StartedUnleash[]): void {
-  for (const unleash of started) {
-    const file = path.join(reportDir, 'targets', unleash.name, 'conformance.json');
-    if (!existsSync(file)) continue;
-    const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-    const page = path.join(ROOT, 'docs', 'unleash', `conformance-${unleash.version}.md`);
-    mkdirSync(path.dirname(page), { recursive: true });
-    // Ports and run-specific secrets change every run; the page keeps what a reader needs.
-    writeFileSync(page, `# Unleash ${unleash.version}: conformance\n\n${renderConformancePage(report).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:$PORT')}`);
-    process.stderr.write(`wrote ${path.relative(ROOT, page)}\n`);
-  }
-}
-
-async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
-  const started: StartedUnleash[] = [];
+async function main(args: Args): Promise<number> {
+  handleSignals();
+  const runs: Run[] = [];
   try {
-    for (const version of args.versions) started.push(await startUnleash(version, { seedDatabase: args.seed }));
-    const code = await runSuite(started.map(withDeviations), args.reportDir, args.playwrightArgs);
-    if (args.docs) writeDocs(args.reportDir, started);
+    for (const version of args.versions) runs.push(await startRun(version, { seed: args.seed }));
+    const env = { ...process.env, CONFORMANCE_REPORT_DIR: args.reportDir, CONFORMANCE_TARGETS: runs.map((r) => r.targetFile).join(',') };
+    const cli = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+    const { code } = await run(process.execPath, [cli, 'test', ...args.playwright], { cwd: ROOT, env, stdio: 'inherit' });
+    if (args.docs && !isInterrupted()) for (const target of runs) writePage(args.reportDir, target);
     return code;
   } finally {
-    for (const unleash of started) await unleash.stop();
+    for (const target of runs) await target.stop();
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
-  process.stderr.write(`conformance:unleash: ${describeError(error)}\n`);
-  process.exit(2);
-});
+function exit(code: number, error?: Error): void {
+  // After a signal the handler stops everything and exits 130 or 143; what ended then ended because it was stopped.
+  if (isInterrupted()) return;
+  if (error) process.stderr.write(`conformance:unleash: ${error.message}\n`);
+  process.exit(code);
+}
+
+Promise.resolve()
+  .then(() => main(parseArgs(process.argv.slice(2))))
+  .then((code) => exit(code), (error: Error) => exit(2, error));
