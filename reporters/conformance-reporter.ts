@@ -30,11 +30,14 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
   const result = test.results.at(-1);
   const evidence = result?.attachments.find((a) => a.name === 'conformance-evidence')?.body;
   const error = result?.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
+  const read = evidence ? attachment<ClauseEvidence>(evidence, EVIDENCE_SCHEMA, clause) : undefined;
+  // Evidence that does not read back is no verdict: the clause is errored, the rest of the report stands.
+  if (read && !read.ok) return { clause, status: 'failed', error: read.error };
   return {
     clause,
     status: result?.status ?? 'skipped',
     outcome: annotation(test, 'outcome', result) as JudgedStatus | undefined,
-    evidence: evidence ? attachment<ClauseEvidence>(evidence, EVIDENCE_SCHEMA, clause) : undefined,
+    evidence: read?.value,
     error: error ? redact(error) : undefined,
     skipReason: annotation(test, 'skip', result),
   };
@@ -43,10 +46,15 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
 const EVIDENCE_SCHEMA = new URL('./conformance-report.schema.json#/$defs/evidence', import.meta.url);
 
 /** An attachment read back from a test result (perhaps of a merged shard), checked against its schema. */
-function attachment<T>(body: Buffer, schema: URL, of: string): T {
-  const read = check<T>(schema, JSON.parse(body.toString()));
-  if (!read.ok) throw new Error(`the attachment of ${of} does not match ${path.basename(schema.pathname)}: ${read.errors.join('; ')}`);
-  return read.value;
+function attachment<T>(body: Buffer, schema: URL, of: string): { ok: true; value: T } | { ok: false; error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString());
+  } catch {
+    return { ok: false, error: `the attachment of ${of} is not JSON` };
+  }
+  const read = check<T>(schema, parsed);
+  return read.ok ? read : { ok: false, error: `the attachment of ${of} does not match ${path.basename(schema.pathname)}: ${read.errors.join('; ')}` };
 }
 
 function projectOf(test: TestCase): string {
@@ -68,7 +76,8 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
 function runFacts(tests: TestCase[], config: TargetConfig, reportDir: string): RunFacts {
   for (const test of tests) {
     const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
-    if (body) return attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
+    const read = body && attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
+    if (read && read.ok) return read.value;
   }
   const log = readRequestLog(reportDir);
   return {

@@ -12,9 +12,6 @@ import { atInterrupt, log, startServer, stopServer, tail } from './supervisor.ts
 
 const SEED_OWNERS = fileURLToPath(new URL('seed-owners.sql', import.meta.url));
 
-/** Until the suite reads `forbiddenTokenSignup`, the viewer's token is written only when this is 1. */
-const VIEWER_KEY_VARIABLE = 'UNLEASH_TARGET_VIEWER_KEY';
-
 /** One Unleash version on its own PostgreSQL, in its own temp folder, provisioned. */
 export interface Run {
   version: string;
@@ -73,7 +70,7 @@ function targetFile(run: Run, baseUrl: string, adminToken: string, backendToken:
     `baseUrl: ${baseUrl}`,
     `adminToken: ${q(adminToken)}`,
     `forbiddenToken: ${q(backendToken)}   # a backend API token: refused on both operations`,
-    ...(process.env[VIEWER_KEY_VARIABLE] === '1' ? [`forbiddenTokenSignup: ${q(viewerToken)}   # a Viewer's personal access token: refused the signup token, may list projects`] : []),
+    `forbiddenTokenSignup: ${q(viewerToken)}   # a Viewer's personal access token: refused the signup token, may list projects`,
     `signupTokens: [${signupTokens.map((t) => q(t)).join(', ')}]   # live, expired, live with signed-up users`,
     'deviations: deviations.yaml',
     '',
