@@ -1,4 +1,4 @@
-import { test as base, expect as baseExpect, type TestInfo } from '@playwright/test';
+import { test as base, expect as baseExpect, type TestDetails, type TestInfo } from '@playwright/test';
 import type { Clause } from './catalogue.ts';
 import type { KnownDeviation } from './deviations.ts';
 import { describeUnevaluable, describeViolations } from './format.ts';
@@ -33,7 +33,8 @@ function activeDeviation(deviations: KnownDeviation[], clause: string): KnownDev
   return deviations.find((d) => d.clause === clause && (d.expires === undefined || d.expires > today));
 }
 
-async function replay(clause: Clause, testInfo: TestInfo): Promise<void> {
+/** Replays the judge's verdict on one clause in its test. */
+export async function replay(clause: Clause, testInfo: TestInfo): Promise<void> {
   const { facts, clauses } = verdictsOf(testInfo.project.name);
   const verdict = clauses[clause.id];
   if (!verdict) throw new Error(`the judge gave no verdict on ${clause.id}`);
@@ -52,11 +53,11 @@ async function replay(clause: Clause, testInfo: TestInfo): Promise<void> {
   }, { box: true });
 }
 
-/** The test of one catalogue clause: its title is the clause's sentence, its details carry id, section and level. */
-export function clauseTest(clause: Clause): void {
-  // The id in the title puts it in every report line and JUnit name, and lets `--grep <id>` select one clause.
-  base(`${clause.title} [${clause.id}]`, {
-    tag: [`@${clause.level}`],
-    annotation: [{ type: 'clause', description: clause.id }, { type: 'section', description: clause.section }],
-  }, async ({}, testInfo) => replay(clause, testInfo));
-}
+/** The title of a clause's test: its sentence, and its id, which puts it in every report line and JUnit name and lets `--grep <id>` select it. */
+export const titleOf = (clause: Clause) => `${clause.title} [${clause.id}]`;
+
+/** The details of a clause's test: its level as a tag, its id and section as annotations. */
+export const detailsOf = (clause: Clause): TestDetails => ({
+  tag: [`@${clause.level}`],
+  annotation: [{ type: 'clause', description: clause.id }, { type: 'section', description: clause.section }],
+});
