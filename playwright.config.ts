@@ -1,28 +1,39 @@
+import { createHash } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { ConfigError } from './harness/config.ts';
+import { reportDirOf } from './harness/sources.ts';
 import { loadTargets, type RunTargets } from './harness/targets.ts';
+import { startRun, stopOnConfigError } from './reporters/run-start.ts';
+
+// This file is read by the runner and again by every worker; only the runner takes the report folder.
+const IS_RUNNER = process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list');
 
 function targetsOrExit(): RunTargets {
   try {
-    return loadTargets();
+    const run = loadTargets();
+    if (IS_RUNNER) startRun(run);
+    return run;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
-    process.stderr.write(`conformance: configuration error: ${error.message}\n`);
-    process.exit(2);
+    return stopOnConfigError(error, IS_RUNNER ? reportDirOf(process.env, process.cwd()) : undefined);
   }
 }
 
 const run = targetsOrExit();
 const [target] = run.targets;
 
+// Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder.
+const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
+
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(run.reportDir, 'test-results'),
+  outputDir: OUTPUT_DIR,
   // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
   projects: run.multi ? run.targets.map((t) => ({ name: t.name })) : undefined,
   // Global setup sends each request once and judges every clause; a test only replays its clause's verdict.

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
+import { merge, readVariables, targetVariables, type Merged, type Source } from './sources.ts';
 import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 
@@ -27,6 +26,8 @@ export interface TargetConfig {
   reportDir: string;
   /** Known deviations of this target: failures of these clauses are reported, not gated on. */
   deviations: KnownDeviation[];
+  /** Settings of `.env` that a more explicit source overrides, to be shown once at the start of the run. */
+  notices: string[];
 }
 
 export { ConfigError };
@@ -50,7 +51,6 @@ const FORBIDDEN_VARIABLES: [variable: string, suffix: string, operations: Operat
   ['CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS', '-projects', ['projects']],
 ];
 
-type Source = Record<string, string | undefined>;
 
 const TARGET_FILE_KEYS: Record<string, string> = {
   name: 'CONFORMANCE_TARGET_NAME',
@@ -82,29 +82,23 @@ function readTargetFile(file: string): Source {
 /** The variables that describe one target; in a run over several target files, only the files give them. */
 export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
 
-/** The environment merged with `.env`, the environment winning; an empty value is unset in both. */
-export function environment(env: Source, cwd: string): Source {
-  const dotenvFile = path.join(cwd, '.env');
-  const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
-  return { ...definedOnly(dotenv), ...definedOnly(env) };
-}
+const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 
 /**
- * Environment first, then `.env`, then the target file: the most explicit source wins. With `targetFile`
- * (one of several targets), the file alone describes the target.
+ * The command line and environment first, then the target file, then `.env`. With `targetFile` (one of
+ * several targets), the file alone describes the target.
  */
-function mergeSources(env: Source, cwd: string, targetFile?: string): Source {
-  const fromEnv = environment(env, cwd);
+function mergeSources(env: Source, cwd: string, targetFile?: string): Merged & { fileName?: string } {
+  const vars = readVariables(env, cwd);
   if (targetFile !== undefined) {
-    const shared = Object.fromEntries(Object.entries(fromEnv).filter(([k]) => !PER_TARGET_VARIABLES.has(k)));
-    return { ...readTargetFile(path.resolve(cwd, targetFile)), ...shared };
+    const given = [...PER_TARGET_VARIABLES].find((v) => v !== 'CONFORMANCE_TARGET' && vars.env[v] !== undefined);
+    if (given) throw new ConfigError(`CONFORMANCE_TARGETS names the target files, which alone describe their targets; unset ${given}`);
+    const file = readTargetFile(path.resolve(cwd, targetFile));
+    return { ...merge({ env: vars.env, file, dotenv: without(vars.dotenv, PER_TARGET_VARIABLES) }, targetFile), fileName: targetFile };
   }
-  const file = fromEnv.CONFORMANCE_TARGET;
-  return { ...(file ? readTargetFile(path.resolve(cwd, file)) : {}), ...fromEnv };
-}
-
-function definedOnly(env: Source): Source {
-  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const fileName = vars.env.CONFORMANCE_TARGET ?? vars.dotenv.CONFORMANCE_TARGET;
+  const file = fileName ? readTargetFile(path.resolve(cwd, fileName)) : {};
+  return { ...merge({ env: vars.env, file, dotenv: vars.dotenv }, fileName), fileName };
 }
 
 function parseBaseUrl(raw: string): string {
@@ -156,14 +150,35 @@ function parsePositiveInt(variable: string, raw: string | undefined, fallback: n
   return Number(raw);
 }
 
-function isOff(raw: string | undefined): boolean {
-  return raw !== undefined && ['0', 'false', 'off', 'no'].includes(raw.toLowerCase());
+/** A yes/no setting: true, false, or not given. */
+function parseSwitch(variable: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${variable} must be true or false, not "${raw}"`);
 }
 
-/** The embedded reference target: global setup starts it, and it announces its address and tokens then. */
-function embeddedTarget(source: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbidden' | 'signupTokens'> {
-  if (isOff(source.CONFORMANCE_EMBEDDED)) throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
-  return { name: 'embedded reference implementation', baseUrl: '', adminToken: '', forbidden: [], signupTokens: [] };
+export const EMBEDDED_NAME = 'embedded reference target';
+
+/**
+ * The embedded reference target runs only when nothing names a target; under CI only when asked for
+ * (CONFORMANCE_EMBEDDED=true), so that a job whose secrets are missing never checks it by mistake.
+ * Global setup starts it, and it announces its address and tokens then.
+ */
+function embeddedTarget(source: Source, env: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbidden' | 'signupTokens'> {
+  const asked = parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED);
+  if (asked === false) throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
+  const ci = ['true', '1'].includes((env.CI ?? '').toLowerCase());
+  if (ci && asked !== true) throw new ConfigError('no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target');
+  return { name: EMBEDDED_NAME, baseUrl: '', adminToken: '', forbidden: [], signupTokens: [] };
+}
+
+/** Nothing is guessed: a target setting without a base URL, or the embedded target asked for beside one, is a mistake. */
+function checkTargetSettings(source: Source): void {
+  const given = targetVariables().filter((name) => source[name] !== undefined);
+  if (given.length === 0) return;
+  if (parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED) === true) throw new ConfigError(`CONFORMANCE_EMBEDDED=true, yet ${given[0]} names a target: unset one of them`);
+  if (source.CONFORMANCE_BASE_URL === undefined) throw new ConfigError(`${given[0]} is set but CONFORMANCE_BASE_URL is not: give the deployment's base URL, or unset ${given.join(', ')} to check the embedded reference target`);
 }
 
 function configuredTarget(source: Source, baseUrlRaw: string) {
@@ -192,9 +207,10 @@ export function forbiddenCredentials(both: string[], signup: string[], projects:
 
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
 export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), targetFile?: string): TargetConfig {
-  const source = mergeSources(env, cwd, targetFile);
-  const embedded = !source.CONFORMANCE_BASE_URL;
-  const target = embedded ? embeddedTarget(source) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
+  const { source, notices } = mergeSources(env, cwd, targetFile);
+  checkTargetSettings(source);
+  const embedded = source.CONFORMANCE_BASE_URL === undefined;
+  const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
   const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
   if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {
@@ -207,5 +223,6 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4),
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
+    notices,
   };
 }

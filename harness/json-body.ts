@@ -38,8 +38,9 @@ interface RepeatFound { path: Segment[]; keyOffsets: number[] }
 const DEFAULT_MAX_DEPTH = 512;
 // An object with more keys than this looks a new key up in a Map rather than comparing it with each earlier one.
 const PAIRWISE_KEY_LIMIT = 32;
-// Up to 15 digits every integer is a double that prints back as written (Number.MAX_SAFE_INTEGER has 16).
-const SHORT_INTEGER_DIGITS = 15;
+// A decimal of up to 15 significant digits is told apart from every other such decimal by the double nearest to it
+// (doubles carry 15.95 decimal digits), so String gives its digits back.
+const SHORT_DIGITS = 15;
 const TWO_TO_53 = 2 ** 53;
 
 const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46;
@@ -130,13 +131,14 @@ class Scanner {
     }
   }
 
-  // One loop with the text and position in local variables rather than a method per grammar rule: this pass
-  // runs over bodies of hundreds of megabytes right after JSON.parse, and the split made it a third slower.
+  // One loop with the text and position in local variables, and the common tokens handled in it: this pass runs
+  // over bodies of hundreds of megabytes right after JSON.parse and has to cost well under half as much.
   private values(): void {
     const text = this.text;
-    let pos = skipSpace(text, 0);
+    let pos = 0;
     for (;;) {
       let c = text.charCodeAt(pos);
+      while (c <= SPACE && isSpace(c)) c = text.charCodeAt(++pos);
       if (c === QUOTE) pos = this.string(pos);
       else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         this.open(pos, c === OPEN_OBJECT);
@@ -152,9 +154,11 @@ class Scanner {
         c = text.charCodeAt(pos);
         while (c <= SPACE && isSpace(c)) c = text.charCodeAt(++pos);
         if (c === COMMA && this.depth > 0) {
-          pos = skipSpace(text, pos + 1);
-          if (this.isObject[this.depth - 1]) pos = this.member(pos);
-          else this.index[this.depth - 1]++;
+          if (this.isObject[this.depth - 1]) pos = this.member(skipSpace(text, pos + 1));
+          else {
+            this.index[this.depth - 1]++;
+            pos++;
+          }
           break;
         }
         if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) pos = this.close(pos, c);
@@ -188,14 +192,14 @@ class Scanner {
     this.keyMaps[d] = undefined;
   }
 
-  /** Reads a key and its colon; returns where the member's value starts. */
+  /** Reads a key and its colon; returns the position after the colon. */
   private member(pos: number): number {
     if (this.text.charCodeAt(pos) !== QUOTE) throw this.fault(pos, 'where a key is expected');
     const end = this.string(pos);
     this.addKey(pos + 1, end - 1);
-    const colon = skipSpace(this.text, end);
+    const colon = this.text.charCodeAt(end) === COLON ? end : skipSpace(this.text, end);
     if (this.text.charCodeAt(colon) !== COLON) throw this.fault(colon, 'where a colon is expected');
-    return skipSpace(this.text, colon + 1);
+    return colon + 1;
   }
 
   private scalar(pos: number, c: number): number {
@@ -265,11 +269,13 @@ class Scanner {
     const wholeStart = negative ? start + 1 : start;
     const zero = text.charCodeAt(wholeStart) === ZERO;
     let pos = zero ? wholeStart + 1 : this.digits(wholeStart);
-    // A short integer prints back as written, except "-0".
-    let plain = pos - wholeStart <= SHORT_INTEGER_DIGITS && !(negative && zero);
+    // Whether the literal certainly prints back as written, known without slicing it: a short integer except "-0",
+    // or a short decimal (checked below).
+    let plain = pos - wholeStart <= SHORT_DIGITS && !(negative && zero);
     if (text.charCodeAt(pos) === DOT) {
-      pos = this.digits(pos + 1);
-      plain = false;
+      const fractionStart = pos + 1;
+      pos = this.digits(fractionStart);
+      plain = this.isShortDecimal(wholeStart, fractionStart, pos);
     }
     const e = text.charCodeAt(pos);
     if (e === UPPER_E || e === LOWER_E) {
@@ -279,6 +285,17 @@ class Scanner {
     }
     if (!plain) this.literal(start, pos);
     return pos;
+  }
+
+  // At most 15 significant digits, no trailing zero and no exponent: the shortest text that gives the same double
+  // is then the literal itself, unless the value is below 1e-6, where String switches to an exponent.
+  private isShortDecimal(wholeStart: number, fractionStart: number, end: number): boolean {
+    const text = this.text;
+    if (text.charCodeAt(end - 1) === ZERO) return false;
+    if (text.charCodeAt(wholeStart) !== ZERO) return end - wholeStart - 1 <= SHORT_DIGITS;
+    let first = fractionStart;
+    while (text.charCodeAt(first) === ZERO) first++;
+    return first - fractionStart <= 5 && end - first <= SHORT_DIGITS;
   }
 
   /** Reads one or more digits; returns the position after them. */

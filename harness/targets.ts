@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ConfigError, environment, loadConfig, type TargetConfig } from './config.ts';
+import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
+import { readVariables } from './sources.ts';
 
 /** Several target files, checked side by side in one run: one Playwright project each. */
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
@@ -29,7 +30,8 @@ export interface RunTargets {
 
 /** The run's targets: those of CONFORMANCE_TARGETS, or the one target of the other variables. */
 export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
-  const raw = environment(env, cwd)[TARGETS_VARIABLE];
+  const vars = readVariables(env, cwd);
+  const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
   if (!raw) {
     const config = loadConfig(env, cwd);
     return { multi: false, targets: [config], reportDir: config.reportDir };

@@ -1,18 +1,19 @@
 import type { ConformanceReport } from './conformance-result.ts';
 
-const COLOURS = { pass: '#2e7d32', fail: '#c62828', error: '#b26a00' } as const;
+const COLOURS = { pass: '#2e7d32', fail: '#c62828', error: '#b26a00', partial: '#b26a00', incomplete: '#6b7280' } as const;
 
 // Verdana 11px averages about 6.6 px a character; the badge is sized from the text, as shields are.
 const widthOf = (text: string) => Math.round(text.length * 6.6) + 12;
 
 const escapeXml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The text of the badge's right half: MUST clauses met out of those exercised. */
+/** The text of the badge's right half: MUST clauses met out of those exercised, and what kind of verdict it is. */
 export function badgeText(report: ConformanceReport): string {
   const m = report.summary.must;
-  const exercised = m.passed + m.failed + m.errored + m.knownDeviations;
-  if (report.verdict === 'error') return `error ${m.passed}/${exercised} MUST`;
-  return `${m.passed}/${exercised} MUST`;
+  const exercised = m.passed + m.failed + m.errored + m.knownDeviations + m.notJudged;
+  const count = `${m.passed}/${exercised} MUST`;
+  const text = report.verdict === 'pass' || report.verdict === 'fail' ? count : `${report.verdict} ${count}`;
+  return report.target.embedded ? `${text}, embedded reference` : text;
 }
 
 /** An SVG badge, `conformance | 37/37 MUST`, coloured by verdict. */

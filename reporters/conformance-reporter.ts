@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import type { TargetConfig } from '../harness/config.ts';
-import { loadTargets } from '../harness/targets.ts';
+import { reportDirOf } from '../harness/sources.ts';
+import { loadTargets, slug } from '../harness/targets.ts';
 import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
@@ -12,10 +13,13 @@ import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunFacts } from '../harness/verdicts.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
 import { writeArtifacts, writeMatrixArtifacts } from './artifacts.ts';
-import { buildConformanceReport, type ClauseRun, type ConformanceReport, type JudgedStatus } from './conformance-result.ts';
+import { buildConformanceReport, EXIT_CODE, type ClauseRun, type ConformanceReport, type JudgedStatus, type Verdict } from './conformance-result.ts';
 import { buildMatrixReport } from './matrix-result.ts';
 import { VERDICT_LABEL } from './sections.ts';
 import { consoleSummary } from './console-summary.ts';
+
+/** Where the command asks the reporter to leave the run's verdict and exit code. */
+export const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
 
 // Playwright colours its messages; the report keeps plain text.
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -73,19 +77,56 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
  * The run's facts as the checks saw them. They travel in the test attachments, so that a report merged
  * from shards (`playwright merge-reports`) has them too; when no check ran, the request log has them.
  */
-function runFacts(tests: TestCase[], config: TargetConfig, reportDir: string): RunFacts {
+function runFacts(tests: TestCase[], target: RunTarget): RunFacts {
   for (const test of tests) {
     const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
     const read = body && attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
     if (read && read.ok) return read.value;
   }
-  const log = readRequestLog(reportDir);
+  const log = readRequestLog(target.reportDir);
   return {
-    target: log?.target ?? { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded },
+    target: log?.target ?? { name: target.config?.name ?? target.name, baseUrl: target.config?.baseUrl || 'http://127.0.0.1', embedded: target.config?.embedded ?? false },
     startedAt: log?.startedAt ?? new Date().toISOString(),
     requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
-    deviations: config.deviations,
+    deviations: target.config?.deviations ?? [],
   };
+}
+
+/** One target of the run as the reporter knows it: where its reports go, and its configuration when it can be read. */
+interface RunTarget {
+  /** The Playwright project of its tests: empty for a single target. */
+  name: string;
+  reportDir: string;
+  config?: TargetConfig;
+}
+
+/**
+ * The run's targets from its tests' projects and the report folder alone, so that merging shards' blob
+ * reports needs no target configuration; the configuration, where it reads, only lends its secrets for
+ * redacting run errors.
+ */
+function runTargets(tests: TestCase[]): { multi: boolean; reportDir: string; targets: RunTarget[] } {
+  const reportDir = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
+  let configs: TargetConfig[] = [];
+  try {
+    configs = loadTargets().targets;
+  } catch {
+    // merging shards, or a run stopped by its configuration: the attachments say what the report needs
+  }
+  const projects = [...new Set(tests.map(projectOf))];
+  const multi = projects.some((p) => p !== '');
+  if (!multi) return { multi, reportDir, targets: [{ name: '', reportDir, config: configs[0] }] };
+  return { multi, reportDir, targets: projects.map((name) => ({ name, reportDir: path.join(reportDir, 'targets', slug(name)), config: configs.find((c) => c.name === name) })) };
+}
+
+/**
+ * The run's verdict as its exit status: the command (bin/admin-api-conformance.js) reads the verdict from
+ * the outcome file it named, so that the exit code is the same whatever reporters the user adds or replaces.
+ */
+function settle(verdict: Verdict): { status: FullResult['status'] } {
+  const file = process.env[OUTCOME_VARIABLE];
+  if (file) writeFileSync(file, `${JSON.stringify({ verdict, exitCode: EXIT_CODE[verdict] })}\n`);
+  return { status: verdict === 'pass' ? 'passed' : 'failed' };
 }
 
 /** Builds the conformance report at the end of the run, writes its renderings, and sets the exit status from it. */
@@ -110,9 +151,9 @@ export default class ConformanceReporter implements Reporter {
     return true;
   }
 
-  private reportOf(config: TargetConfig, tests: TestCase[], result: FullResult): ConformanceReport {
-    const redact = createRedactor(config);
-    const facts = runFacts(tests, config, config.reportDir);
+  private reportOf(target: RunTarget, tests: TestCase[], result: FullResult): ConformanceReport {
+    const redact = target.config ? createRedactor(target.config) : (text: string) => text;
+    const facts = runFacts(tests, target);
     return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
@@ -120,7 +161,7 @@ export default class ConformanceReporter implements Reporter {
       startedAt: facts.startedAt,
       durationMs: result.duration,
       runStatus: result.status,
-      runErrors: this.runErrors.map(redact),
+      runErrors: [...this.runErrors.map(redact), ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : [])],
       deviations: facts.deviations,
       today: new Date().toISOString().slice(0, 10),
       requests: facts.requests,
@@ -130,23 +171,23 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
-    const run = loadTargets();
     const tests = this.suite?.allTests() ?? [];
+    const run = runTargets(tests);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-    const reports = run.targets.map((config) => {
-      const report = this.reportOf(config, tests.filter((t) => !run.multi || projectOf(t) === config.name), result);
-      const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
+    const reports = run.targets.map((target) => {
+      const report = this.reportOf(target, tests.filter((t) => projectOf(t) === target.name), result);
+      const files = writeArtifacts(report, target.reportDir, run.multi ? undefined : stepSummary);
       process.stdout.write(consoleSummary(report, files));
-      return { report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) };
+      return { report, path: path.relative(run.reportDir, path.join(target.reportDir, 'index.html')) };
     });
     if (!run.multi) {
       const junit = path.join(run.reportDir, 'junit.xml');
       if (existsSync(junit)) process.stdout.write(`  report: ${junit}\n`);
-      return { status: reports[0].report.verdict === 'pass' ? 'passed' : 'failed' };
+      return settle(reports[0].report.verdict);
     }
     const matrix = buildMatrixReport(reports, result.duration);
     const files = writeMatrixArtifacts(matrix, run.reportDir, stepSummary);
     process.stdout.write(`\nConformance matrix: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass\n${files.map((f) => `  report: ${f}`).join('\n')}\n`);
-    return { status: matrix.verdict === 'pass' ? 'passed' : 'failed' };
+    return settle(matrix.verdict);
   }
 }

@@ -4,8 +4,17 @@ import type { ClauseEvidence } from '../harness/evidence.ts';
 import type { Consistency } from '../harness/repeat.ts';
 
 export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
-export type ClauseStatus = JudgedStatus | 'known-deviation';
-export type Verdict = 'pass' | 'fail' | 'error';
+/** not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption). */
+export type ClauseStatus = JudgedStatus | 'known-deviation' | 'not-judged';
+/**
+ * pass: every MUST clause of the catalogue judged and met (known deviations aside); fail: a MUST clause
+ * violated; error: no verdict possible (errored clauses, an unreachable target, an interrupted run);
+ * partial: judged in part only; incomplete: the run has not ended (or died before its reporter).
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'partial' | 'incomplete';
+
+/** The exit code a verdict gives the command, the same for every reporter the user adds or replaces. */
+export const EXIT_CODE: Record<Verdict, number> = { pass: 0, fail: 1, error: 3, partial: 3, incomplete: 3 };
 
 /** What the runner finished with for one clause's test; the reporter gathers these from Playwright. */
 export interface ClauseRun {
@@ -67,6 +76,7 @@ export interface Counts {
   errored: number;
   notExercised: number;
   knownDeviations: number;
+  notJudged: number;
 }
 
 export interface ConformanceReport {
@@ -86,19 +96,20 @@ export interface ConformanceReport {
 }
 
 // A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
-function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedStatus; reason?: string } {
+function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedStatus | 'not-judged'; reason?: string } {
+  if (run === undefined && meta.runStatus === 'interrupted') return { status: 'not-judged', reason: 'the run was interrupted before its test' };
   if (run === undefined && meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
-  if (run === undefined && meta.shard) return { status: 'not-exercised', reason: `checked in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
-  if (run === undefined) return { status: 'not-exercised', reason: 'no check ran for this clause in this run' };
+  if (run === undefined && meta.shard) return { status: 'not-judged', reason: `judged in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
+  if (run === undefined) return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
   // A check skips itself only with a reason; one skipped without it never ran (the run timed out or stopped).
-  if (run.status === 'skipped' && run.skipReason === undefined) return { status: 'errored', reason: `the check did not run: the run ended ${meta.runStatus}` };
+  if (run.status === 'skipped' && run.skipReason === undefined) return { status: 'not-judged', reason: `its test did not run: the run ended ${meta.runStatus}` };
   if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason!.replace(/^not exercised: /, '') };
   if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
   if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
   return { status: 'errored', reason: run.error ?? `the check ended ${run.status}` };
 }
 
-function deviationState(status: JudgedStatus, deviation: KnownDeviation, today: string): DeviationState {
+function deviationState(status: ClauseStatus, deviation: KnownDeviation, today: string): DeviationState {
   if (status === 'passed') return 'no-longer-needed';
   if (status !== 'failed') return 'not-applicable';
   return deviation.expires !== undefined && deviation.expires <= today ? 'expired' : 'applied';
@@ -107,22 +118,23 @@ function deviationState(status: JudgedStatus, deviation: KnownDeviation, today: 
 /** A known deviation excuses a failure until it expires; it never excuses an error or a crash. */
 function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefined, today: string): ClauseResult {
   if (!deviation) return result;
-  const state = deviationState(result.status as JudgedStatus, deviation, today);
+  const state = deviationState(result.status, deviation, today);
   return { ...result, status: state === 'applied' ? 'known-deviation' : result.status, deviation: { ...deviation, state } };
 }
 
 function count(results: ClauseResult[]): Counts {
   const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
-  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation') };
+  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation'), notJudged: of('not-judged') };
 }
 
+// Violations win over errors; the denominator is the catalogue, so a run that left a MUST clause out is never a pass.
 function verdictOf(must: Counts, all: Counts, completed: boolean, consistent: boolean): Verdict {
   if (must.failed > 0) return 'fail';
   // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
   if (all.errored > 0 || !completed || must.passed + must.knownDeviations === 0) return 'error';
   // A target that answers the same request differently has no single verdict.
   if (!consistent) return 'error';
-  return 'pass';
+  return must.notJudged > 0 ? 'partial' : 'pass';
 }
 
 /** The conformance report: a pure function of the catalogue, the finished runs and the run's facts. */
@@ -151,5 +163,25 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     consistency: meta.consistency,
     completed,
     errors: meta.runErrors,
+  };
+}
+
+/**
+ * The report a run leaves in its folder before it judges anything: verdict incomplete, every clause not
+ * judged. A run that dies before its reporter leaves this, never an earlier run's verdict.
+ */
+export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'target' | 'startedAt'>): ConformanceReport {
+  const clauses = catalogue.map((c): ClauseResult => ({ id: c.id, section: c.section, level: c.level, title: c.title, status: 'not-judged', reason: 'the run has not ended, or ended before its report' }));
+  return {
+    reportVersion: 1,
+    suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    target: meta.target,
+    startedAt: meta.startedAt,
+    durationMs: 0,
+    verdict: 'incomplete',
+    summary: { ...count(clauses), total: clauses.length, must: count(clauses.filter((c) => c.level === 'MUST')) },
+    clauses,
+    completed: false,
+    errors: [],
   };
 }

@@ -41,8 +41,8 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
-    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations (of ${s.total})`,
-    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations`,
+    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations, ${s.notJudged} not judged (of ${s.total})`,
+    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
   ];
   lines.push(...consistencyLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
@@ -51,6 +51,8 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed')) lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired')) lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
   for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${c.reason ?? ''}`);
+  const notJudged = report.clauses.filter((c) => c.status === 'not-judged' && c.level === 'MUST').map((c) => c.id);
+  if (notJudged.length > 0) lines.push(`  not judged  ${listIds(notJudged)}: ${report.clauses.find((c) => c.status === 'not-judged')?.reason ?? ''}`);
   lines.push(...files.map((f) => `  report: ${f}`), '');
   return lines.join('\n');
 }

@@ -23,15 +23,16 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
-    '| | passed | failed | errored | not exercised | known deviations |',
-    '|---|---|---|---|---|---|',
-    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} |`,
-    `| all clauses | ${s.passed} | ${s.failed} | ${s.errored} | ${s.notExercised} | ${s.knownDeviations} |`,
+    '| | passed | failed | errored | not exercised | known deviations | not judged |',
+    '|---|---|---|---|---|---|---|',
+    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} | ${s.must.notJudged} |`,
+    `| all clauses | ${s.passed} | ${s.failed} | ${s.errored} | ${s.notExercised} | ${s.knownDeviations} | ${s.notJudged} |`,
     ...table('Failed', of('failed'), firstViolation),
     ...table('Errored', of('errored'), (c) => cell((c.evidence?.unevaluable[0]?.reason ?? c.reason ?? '').split('\n')[0])),
     ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${c.deviation!.link ? ` ([link](${c.deviation!.link}))` : ''}`),
     ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
     ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
+    ...table('Not judged in this run (MUST)', of('not-judged').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
   ];
   const c = report.consistency;
   if (c) lines.push('', `Repeat mode: ${c.rounds} rounds, ${c.consistent ? 'every request answered alike' : `**${c.inconsistent.length} request(s) answered differently**`}; ${Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p99 ${p.p99} ms`).join('; ')}.`);

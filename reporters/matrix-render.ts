@@ -9,7 +9,7 @@ table.matrix { border-collapse: collapse; width: 100%; background: #fff; border-
 .matrix th, .matrix td { border-bottom: 1px solid #eef0f3; padding: 5px 8px; text-align: left; }
 .matrix td.cell { text-align: center; color: #fff; font-size: 12px; }
 .cell.passed { background: var(--pass); } .cell.failed { background: var(--fail); } .cell.errored { background: var(--error); }
-.cell.known-deviation { background: var(--dev); } .cell.not-exercised { background: #9ca3af; }
+.cell.known-deviation { background: var(--dev); } .cell.not-exercised, .cell.not-judged { background: #9ca3af; }
 .matrix tr.section th { background: #f3f4f6; color: var(--muted); }
 `;
 

@@ -17,18 +17,20 @@ export interface MatrixReport {
 }
 
 // The row's status is the worst of its cells: one failing target is enough for the clause to fail.
-const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'known-deviation', 'not-exercised', 'passed'];
+const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'not-judged', 'known-deviation', 'not-exercised', 'passed'];
 const worst = (statuses: ClauseStatus[]) => SEVERITY.find((s) => statuses.includes(s)) ?? 'not-exercised';
 
 function add(a: Counts, b: Counts): Counts {
-  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations };
+  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations, notJudged: a.notJudged + b.notJudged };
 }
 
-const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0 };
+const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0 };
 
+/** The matrix passes only when every target passes; a violation anywhere wins over every lack of a verdict. */
 function verdictOf(verdicts: Verdict[]): Verdict {
   if (verdicts.includes('fail')) return 'fail';
-  return verdicts.includes('error') || verdicts.length === 0 ? 'error' : 'pass';
+  if (verdicts.length === 0) return 'error';
+  return (['error', 'incomplete', 'partial'] as const).find((v) => verdicts.includes(v)) ?? 'pass';
 }
 
 /** The matrix of a run over several targets: a pure function of their reports. */

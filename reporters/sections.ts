@@ -29,17 +29,31 @@ export const STATUS_LABEL: Record<string, string> = {
   errored: 'errored',
   'not-exercised': 'not exercised',
   'known-deviation': 'known deviation',
+  'not-judged': 'not judged',
 };
 
-export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' } as const;
+export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', partial: 'PARTIAL', incomplete: 'INCOMPLETE' } as const;
+
+type VerdictFacts = {
+  verdict: keyof typeof VERDICT_LABEL;
+  target?: { embedded: boolean };
+  summary: { must: { knownDeviations: number; notJudged?: number } };
+};
+
+/** What the run judged, in words, whenever it was not a deployment. */
+export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 
 /** The verdict in words, the same in every rendering; known deviations are never hidden behind a plain pass. */
-export function verdictText(report: { verdict: 'pass' | 'fail' | 'error'; summary: { must: { knownDeviations: number } } }): string {
+export function verdictText(report: VerdictFacts): string {
   const known = report.summary.must.knownDeviations;
-  if (report.verdict === 'pass' && known > 0) return `no new failure: the target meets every exercised MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`;
-  return {
-    pass: 'the target meets every exercised MUST clause',
-    fail: 'the target violates the document',
-    error: 'the run could not reach a verdict on every clause',
-  }[report.verdict];
+  const text = report.verdict === 'pass' && known > 0
+    ? `no new failure: the target meets every MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`
+    : {
+        pass: 'the target meets every MUST clause',
+        fail: 'the target violates the document',
+        error: 'no verdict: the run could not judge every clause',
+        partial: `no verdict: ${report.summary.must.notJudged ?? 0} MUST clause(s) were not judged in this run`,
+        incomplete: 'no verdict: the run has not ended, or ended before its report',
+      }[report.verdict];
+  return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }

@@ -18,6 +18,26 @@ interface Mistake {
 
 const MISTAKES: Mistake[] = [
   {
+    title: 'an empty base URL and admin token, as a CI job whose secrets are missing gives them',
+    env: () => ({ CONFORMANCE_BASE_URL: '', CONFORMANCE_ADMIN_TOKEN: '' }),
+    line: 'CONFORMANCE_BASE_URL is set but empty in the environment: give it a value or unset it (a CI secret that is missing arrives empty)',
+  },
+  {
+    title: 'a token without a base URL',
+    env: () => ({ CONFORMANCE_ADMIN_TOKEN: 'a-token-of-the-deployment' }),
+    line: "CONFORMANCE_ADMIN_TOKEN is set but CONFORMANCE_BASE_URL is not: give the deployment's base URL, or unset CONFORMANCE_ADMIN_TOKEN to check the embedded reference target",
+  },
+  {
+    title: 'a misspelt variable',
+    env: (url) => ({ CONFORMANCE_BASEURL: url, CONFORMANCE_ADMIN_TOKEN: 'a-token-of-the-deployment' }),
+    line: 'the environment sets CONFORMANCE_BASEURL, which the suite does not know; did you mean CONFORMANCE_BASE_URL? (admin-api-conformance --help lists them)',
+  },
+  {
+    title: 'no target at all under CI',
+    env: () => ({ CI: 'true' }),
+    line: 'no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target',
+  },
+  {
     title: 'no base URL while the embedded target is disabled',
     env: () => ({ CONFORMANCE_EMBEDDED: 'false' }),
     line: 'no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)',
@@ -90,7 +110,8 @@ for (const mistake of MISTAKES) {
       expect(run.exitCode, run.stdout + run.stderr).toBe(2);
       expect(run.stderr).toBe(`conformance: configuration error: ${mistake.line.replace('$DIR', dir)}\n`);
       expect(run.stdout).toBe('');
-      expect(run.report).toBeUndefined();
+      // No earlier verdict stands in the report folder: it says the run ended in a configuration error.
+      expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replace('$DIR', dir)}`] });
       expect(target.seen).toEqual([]);
       expect(run.durationMs).toBeLessThan(60_000);
     } finally {
@@ -100,12 +121,14 @@ for (const mistake of MISTAKES) {
   });
 }
 
-test('an empty value in .env counts as unset, as it does in the environment', () => {
+test('an empty run setting in .env counts as unset, as it does in the environment; an empty target setting is refused', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-dotenv-'));
   try {
-    writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_SIGNUP_TOKENS=\nCONFORMANCE_TIMEOUT_MS=\nCONFORMANCE_REPORT_DIR=\n');
+    writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_TIMEOUT_MS=\nCONFORMANCE_REPORT_DIR=\n');
     const config = loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' }, dir);
     expect(config).toMatchObject({ signupTokens: [], timeoutMs: 30_000, reportDir: path.join(dir, 'conformance-report') });
+    writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_SIGNUP_TOKENS=\n');
+    expect(() => loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' }, dir)).toThrow('CONFORMANCE_SIGNUP_TOKENS is set but empty in .env');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

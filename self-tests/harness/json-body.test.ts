@@ -81,6 +81,20 @@ for (const { text, standIn, integral } of literals) {
   });
 }
 
+test('a literal is recorded exactly when JSON.stringify of its number would not give it back, over random literals', () => {
+  // A fixed linear congruential sequence, so that a failure names a literal that can be run again.
+  let seed = 3;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const digits = (count: number) => Array.from({ length: count }, () => String(next(10))).join('');
+  for (let i = 0; i < 20_000; i++) {
+    const whole = next(3) === 0 ? '0' : String(1 + next(9)) + digits(next(17));
+    const fraction = next(4) === 0 ? '' : `.${'0'.repeat(next(3) === 0 ? next(9) : 0)}${digits(1 + next(17))}`;
+    const exponent = next(6) === 0 ? `e${['', '+', '-'][next(3)]}${digits(1 + next(3))}` : '';
+    const text = `${next(2) ? '-' : ''}${whole}${fraction}${exponent}`;
+    expect(body(text).literals.has(''), text).toBe(JSON.stringify(Number(text)) !== text);
+  }
+});
+
 const ajv = new Ajv();
 const judgements = [
   { text: '1e400', schema: { type: 'integer' }, valid: true },

@@ -12,7 +12,7 @@ const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 
 function expectRunStopped(run: SuiteRun, reason: RegExp): void {
   const output = run.stdout + run.stderr;
-  expect(run.exitCode, output).toBe(1);
+  expect(run.exitCode, output).toBe(3);
   expect(run.report?.verdict).toBe('error');
   expect(run.report?.completed).toBe(false);
   expect(run.report?.summary.passed).toBe(0);
@@ -51,7 +51,7 @@ test('CONFORMANCE_RUN_TIMEOUT_MS ends a stalled run long before the per-request 
   await withServer(neverAnswers(), async (server) => {
     // Fifteen requests, four at a time, a minute each: without the overall bound the run takes four minutes.
     const run = await runAgainst(server.url, SELECTED, { CONFORMANCE_TIMEOUT_MS: '60000', CONFORMANCE_RUN_TIMEOUT_MS: '4000' });
-    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
     expect(run.report?.verdict).toBe('error');
     expect(run.report?.completed).toBe(false);
     expect(run.report?.summary.passed).toBe(0);

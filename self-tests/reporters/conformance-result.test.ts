@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/catalogue.ts';
-import { buildConformanceReport, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
+import { buildConformanceReport, EXIT_CODE, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
 
 const catalogue: Clause[] = [
   { id: 'a.must', section: '2.1', level: 'MUST', title: 'a' },
@@ -23,7 +23,7 @@ test('a violation the judge recorded fails; a crash or a timeout is an error, ne
   const failed = buildConformanceReport(catalogue, [run('a.must', 'failed', 'failed'), run('b.must', 'passed', 'passed')], meta);
   expect(failed.verdict).toBe('fail');
   const crashed = buildConformanceReport(catalogue, [run('a.must', 'failed'), run('b.must', 'timedOut', 'passed')], meta);
-  expect(crashed.clauses.map((c) => c.status)).toEqual(['errored', 'errored', 'not-exercised']);
+  expect(crashed.clauses.map((c) => c.status)).toEqual(['errored', 'errored', 'not-judged']);
   expect(crashed.verdict).toBe('error');
 });
 
@@ -51,8 +51,27 @@ test('an interrupted run is incomplete and never passes', () => {
   expect(report.verdict).toBe('error');
 });
 
-test('a check that never ran because the run timed out is errored, not "not exercised"', () => {
+test('a check that never ran because the run timed out is not judged, and the run has no verdict', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), { clause: 'b.must', status: 'skipped' }], { ...meta, runStatus: 'timedout' });
-  expect(report.clauses[1]).toMatchObject({ status: 'errored', reason: 'the check did not run: the run ended timedout' });
+  expect(report.clauses[1]).toMatchObject({ status: 'not-judged', reason: 'its test did not run: the run ended timedout' });
   expect(report.verdict).toBe('error');
+});
+
+test('a run that left MUST clauses out (a --grep, one shard) is partial, never a pass, and names them', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('c.info', 'passed', 'passed')], meta);
+  expect(report.verdict).toBe('partial');
+  expect(report.clauses[1]).toMatchObject({ id: 'b.must', status: 'not-judged' });
+  expect(report.summary.must).toMatchObject({ passed: 1, notJudged: 1 });
+  const sharded = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed')], { ...meta, shard: '1/2' });
+  expect(sharded.verdict).toBe('partial');
+  expect(sharded.clauses[1].reason).toContain('judged in another shard than 1/2');
+});
+
+test('a violation wins over errors and over clauses not judged', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'failed', 'failed'), run('c.info', 'failed', 'errored')], meta);
+  expect(report.verdict).toBe('fail');
+});
+
+test('each verdict has its exit code: 0 pass, 1 fail, 3 for every kind of no verdict', () => {
+  expect(EXIT_CODE).toEqual({ pass: 0, fail: 1, error: 3, partial: 3, incomplete: 3 });
 });

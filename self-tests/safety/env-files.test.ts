@@ -36,7 +36,7 @@ test('.env.example copied to .env is a valid configuration once the admin token 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-env-example-'));
   try {
     copyFileSync(path.join(PROJECT_ROOT, '.env.example'), path.join(dir, '.env'));
-    expect(() => loadConfig({}, dir)).toThrow('CONFORMANCE_ADMIN_TOKEN is required');
+    expect(() => loadConfig({}, dir)).toThrow('CONFORMANCE_ADMIN_TOKEN is set but empty in .env');
     const config = loadConfig({ CONFORMANCE_ADMIN_TOKEN: 'filled-in' }, dir);
     expect(config).toMatchObject({ embedded: false, adminToken: 'filled-in', signupTokens: [], reportDir: path.join(dir, 'conformance-report') });
   } finally {

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { echoingSecrets, QUICK_TIMEOUTS } from '../support/hostile-servers.ts';
-import { runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { echoingSecrets, QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
+import { killGroup, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // Issue 4, part 3: no token reaches the terminal, a report, the JUnit file, a trace or an attachment,
 // even from a target that quotes them back in every answer.
@@ -72,16 +72,17 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
 }
 
 /** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
-async function runAndScan(admin: Canary, control?: RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
+async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
   const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
   try {
-    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on'], undefined, control);
+    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on'], undefined, control?.(server));
     expect(server.seen.some((r) => r.authorization === admin.value), 'the target was asked with the canary').toBe(true);
-    const written = contentsUnder(reportDir);
+    // Playwright's own output (traces included) goes to the temporary folder, the reports to the report folder.
+    const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
     const traced = written.some(([where]) => where.includes('trace.zip!'));
-    return { run, traced, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written, ...contentsUnder(tmp)], [...new Set([admin, ...CANARIES])]) };
+    return { run, traced, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [...new Set([admin, ...CANARIES])]) };
   } finally {
     await server.close();
     for (const dir of [tmp, reportDir]) rmSync(dir, { recursive: true, force: true });
@@ -101,25 +102,30 @@ test('no token appears in the terminal output or any file the run wrote, traces 
 
 test('no token appears in the output of a run stopped because the target refused the admin token it quotes back', async () => {
   const { run, leaks: found } = await runAndScan(canary('CONFORMANCE_ADMIN_TOKEN (refused)', '*:*.canary-refused-'));
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(3);
   expect(run.report?.verdict).toBe('error');
   expect(run.report?.errors.join('\n')).toContain('the target refused CONFORMANCE_ADMIN_TOKEN');
   expect(found).toEqual([]);
 });
 
-/** Kills the run with SIGKILL once its output shows `sign`: nothing it leaves behind may hold a secret. */
-const killWhen = (sign: RegExp): RunControl => (child, output) => {
+/** Kills the whole run with SIGKILL once `ready` holds: nothing it leaves behind may hold a secret. */
+const killWhen = (ready: (server: LoopbackServer, output: string) => boolean) => (server: LoopbackServer): RunControl => (child, output) => {
   const poll = setInterval(() => {
-    if (!sign.test(output())) return;
+    if (!ready(server, output())) return;
     clearInterval(poll);
-    child.kill('SIGKILL');
+    killGroup(child, 'SIGKILL');
   }, 5);
   child.on('close', () => clearInterval(poll));
 };
 
-for (const [when, sign] of [['while the tests replay the verdicts', /✓|✘|-\s+\d+ /], ['as soon as Playwright starts', /Running \d+ test/]] as const) {
+const KILL_POINTS: [string, (server: LoopbackServer, output: string) => boolean][] = [
+  ['while the target is being asked, the answers in memory', (server) => server.seen.length >= 3],
+  ['while the tests replay the verdicts', (_, output) => /✓|✘/.test(output)],
+];
+
+for (const [when, ready] of KILL_POINTS) {
   test(`no file left by a run killed with SIGKILL ${when} holds a token`, async () => {
-    const { run, leaks: found } = await runAndScan(ADMIN, killWhen(sign));
+    const { run, leaks: found } = await runAndScan(ADMIN, killWhen(ready));
     expect(run.exitCode).toBeNull();
     expect(found).toEqual([]);
   });

@@ -14,7 +14,7 @@ import { PROJECT_ROOT, referenceTargetEnv, runSuite, type SuiteRun } from '../su
 /** The fault that keeps an expired token enabled, from the catalogue of broken servers. */
 const expiredStillEnabled = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 
-const PLAYWRIGHT_CLI = path.join(PROJECT_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
 const SHARDS = 2;
 
 test.describe.configure({ mode: 'default' });
@@ -79,19 +79,22 @@ function collectBlobs(runs: SuiteRun[]): { dir: string; files: string[] } {
   return { dir, files };
 }
 
-/** `npx playwright merge-reports --reporter ./reporters/conformance-reporter.ts <dir>`, as the README gives it. */
-async function mergeReports(blobDir: string, env: Record<string, string>): Promise<{ output: string; report?: ConformanceReport }> {
+/**
+ * `admin-api-conformance merge <dir>`, as the README gives it, in a CI job of its own: no target
+ * configuration, CI=true, a folder of its own.
+ */
+async function mergeReports(blobDir: string): Promise<{ output: string; exitCode: number | null; report?: ConformanceReport }> {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-merged-'));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'merge-reports', '--reporter', './reporters/conformance-reporter.ts', blobDir], { cwd: PROJECT_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, FORCE_COLOR: '0', CI: 'true', CONFORMANCE_REPORT_DIR: reportDir };
+  const child = spawn(process.execPath, [COMMAND, 'merge', blobDir], { cwd: reportDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  await new Promise((resolve) => child.on('close', resolve));
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   const file = path.join(reportDir, 'conformance.json');
-  return { output, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined };
+  return { output, exitCode, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined };
 }
 
 test('--shard=1/2 and --shard=2/2 each judge part of the clauses, and together every clause exactly once', () => {
@@ -102,15 +105,17 @@ test('--shard=1/2 and --shard=2/2 each judge part of the clauses, and together e
   parts.forEach((part, i) => expect(part.length, `shard ${i + 1}/${SHARDS} judged every clause`).toBeLessThan(all.length));
   expect([...parts.flat()].sort()).toEqual([...all].sort());
   shards.forEach((run, i) => expect(run.report?.shard).toBe(`${i + 1}/${SHARDS}`));
+  // One shard alone is never a verdict on the target, unless what it judged already fails.
+  for (const run of shards) expect([run.report?.verdict, run.exitCode]).toEqual(run.report?.summary.must.failed ? ['fail', 1] : ['partial', 3]);
 });
 
 test('merge-reports of the shards\' blob reports gives the same conformance report as a single run', async () => {
   const blobs = collectBlobs(shards);
   expect(blobs.files, `blob reports in ${shards.map((r) => path.join(r.reportDir, 'blob-report')).join(', ')}`).toHaveLength(SHARDS);
-  const merged = await mergeReports(blobs.dir, targetEnv());
+  const merged = await mergeReports(blobs.dir);
   expect(merged.report, merged.output).toBeDefined();
   expect(single.report?.verdict).toBe('fail');
-  // merge-reports exits 0 whatever its reporters conclude (it fails only when a reporter throws), so the
-  // gate of a sharded run is the verdict in the merged conformance.json, compared here with the single run's.
   expect(verdictOf(merged.report)).toEqual(verdictOf(single.report));
+  // The merge exits by the merged verdict, as the single run does.
+  expect(merged.exitCode, merged.output).toBe(single.exitCode);
 });

@@ -298,9 +298,9 @@ export function onlyClauses(ids: string[]): string[] {
   return ['--grep', ids.map((id) => `\\[${id.replace(/[.]/g, '\\.')}\\]`).join('|')];
 }
 
-/** A run that ends non-zero with the given verdict and clause outcomes, within the run bound. */
+/** A run that ends with the given verdict, its exit code (1 for a violation, 3 for no verdict) and clause outcomes, within the run bound. */
 export function expectRun(run: SuiteRun, verdict: 'fail' | 'error', outcomes: Record<string, string>): void {
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(verdict === 'fail' ? 1 : 3);
   expect(run.report?.verdict).toBe(verdict);
   expect(statusesOf(run.report)).toMatchObject(outcomes);
   expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);

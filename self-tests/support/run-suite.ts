@@ -7,42 +7,58 @@ import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PLAYWRIGHT_CLI = path.join(PROJECT_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
 
 export interface SuiteRun {
   exitCode: number | null;
   stdout: string;
   stderr: string;
   durationMs: number;
+  /** The command's process id, and so its process group's. */
+  pid: number;
   reportDir: string;
   /** conformance.json, when the run wrote one. */
   report?: ConformanceReport;
 }
 
-/** Variables the user's environment might hold, cleared so that each run sees only what a test gives it. */
-const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k === 'TEST_WORKER_INDEX');
+/** Variables the user's environment might hold (CI included), cleared so that each run sees only what a test gives it. */
+const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k.startsWith('ADMIN_API_CONFORMANCE_') || ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k));
 
-/** Runs `npm run conformance` as a user would (the Playwright CLI in a child process) and reads what it wrote. */
+/** Signals the run's whole process group: the command, Playwright and its workers. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // the group is gone
+  }
+}
+
 /** Lets a test act on the running suite, say kill it halfway, given the output so far. */
 export type RunControl = (child: ChildProcess, output: () => string) => void;
 
-export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000, control?: RunControl): Promise<SuiteRun> {
+/**
+ * Runs the suite's command as a user would, in a child process of its own process group (so that a test
+ * can kill the whole run), from a scratch folder (so that no `.env` of the developer's is read), and
+ * reads what it wrote. `args` go to Playwright.
+ */
+export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000, control?: RunControl, workDir?: string): Promise<SuiteRun> {
   const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
   for (const key of CLEARED) if (!(key in env)) delete childEnv[key];
+  const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
   const started = Date.now();
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', ...args], { cwd: PROJECT_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [COMMAND, '--', ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
   control?.(child, () => stdout + stderr);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   const file = path.join(reportDir, 'conformance.json');
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
-  return { exitCode, stdout, stderr, durationMs: Date.now() - started, reportDir, report };
+  return { exitCode, stdout, stderr, durationMs: Date.now() - started, pid: child.pid!, reportDir, report };
 }
 
 /** The configuration that points the suite at a reference server (or a variant of it) started by a test. */

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// @ts-check
+// The suite's command: runs the Playwright suite (or merges shards' blob reports) and exits by the
+// verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
+// without a build step; Playwright itself loads the TypeScript suite.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const require = createRequire(import.meta.url);
+const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
+const CONFIG = path.join(ROOT, 'playwright.config.ts');
+const REPORTER = path.join(ROOT, 'reporters', 'conformance-reporter.ts');
+const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
+/** How long a stopped run may take to write its report before it is killed. */
+const STOP_GRACE_MS = 5_000;
+
+/** Exit codes; the README documents them and CI scripts rely on them. */
+const EXIT = { pass: 0, violation: 1, configuration: 2, noVerdict: 3, SIGINT: 130, SIGTERM: 143 };
+
+const version = () => JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
+function usage() {
+  /** @type {{ variables: { name: string; help: string }[] }} */
+  const { variables } = JSON.parse(readFileSync(path.join(ROOT, 'harness', 'variables.json'), 'utf8'));
+  const width = Math.max(...variables.map((v) => v.name.length));
+  return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
+
+Usage:
+  admin-api-conformance [-- <playwright options>]     run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
+  admin-api-conformance merge <blob folder>          merge shards' blob reports into the whole report; exit by its verdict
+  admin-api-conformance --help | --version
+
+Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
+the current folder; relative paths are taken from the current folder. Secrets are never command arguments.
+${variables.map((v) => `  ${v.name.padEnd(width)}  ${v.help}`).join('\n')}
+
+Exit codes:
+  0    every MUST clause of the catalogue judged and met (known deviations aside)
+  1    at least one MUST clause violated (this wins over errors)
+  2    configuration error: nothing was sent
+  3    no verdict: the target could not be reached or evaluated, a clause errored, or the run was partial
+  130  stopped by SIGINT, 143 stopped by SIGTERM (the report says interrupted)
+
+Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
+summary.md, badge.svg, junit.xml.
+`;
+}
+
+/** Keeps the verdict in any reporter line-up: a user's --reporter replaces Playwright's configured ones. */
+function withOurReporter(args) {
+  return args.map((arg, i) => {
+    if (arg.startsWith('--reporter=')) return `${arg},${REPORTER}`;
+    if (arg === '--reporter' && args[i + 1] !== undefined) return arg;
+    if (args[i - 1] === '--reporter') return `${arg},${REPORTER}`;
+    return arg;
+  });
+}
+
+/**
+ * Runs Playwright, forwards a stop, and exits by the outcome the reporter left. Playwright stays in this
+ * process group, so that a CI job that kills the group leaves nothing running.
+ */
+function runPlaywright(args) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
+  const outcome = path.join(dir, 'outcome.json');
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: 'inherit', env: { ...process.env, [OUTCOME_VARIABLE]: outcome } });
+  /** @type {NodeJS.Signals | undefined} */
+  let stoppedBy;
+  const stop = (/** @type {NodeJS.Signals} */ signal) => {
+    if (stoppedBy) return;
+    stoppedBy = signal;
+    // Playwright stops on SIGINT (not on SIGTERM): it ends the tests, runs its teardown and writes the
+    // report, marked interrupted. A second SIGINT, from a terminal that signalled the whole group, does no harm.
+    child.kill('SIGINT');
+    setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  child.on('close', (code) => {
+    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, outcome);
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(exitCode);
+  });
+}
+
+function exitCodeOf(code, outcomeFile) {
+  if (code === EXIT.configuration) return EXIT.configuration;
+  try {
+    const outcome = JSON.parse(readFileSync(outcomeFile, 'utf8'));
+    if (Number.isInteger(outcome.exitCode)) return outcome.exitCode;
+  } catch {
+    // no outcome: the run ended before its reporter
+  }
+  process.stderr.write(`conformance: no verdict: the run ended before its report (Playwright exited ${code})\n`);
+  return EXIT.noVerdict;
+}
+
+function main(argv) {
+  const split = argv.indexOf('--');
+  const [ours, passed] = split < 0 ? [argv, []] : [argv.slice(0, split), argv.slice(split + 1)];
+  if (ours.includes('--help') || ours.includes('-h')) return void process.stdout.write(usage());
+  if (ours.includes('--version')) return void process.stdout.write(`${version()}\n`);
+  if (ours[0] === 'merge') {
+    if (!ours[1]) return fail('merge needs the folder holding the shards\' blob reports');
+    return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(ours[1])]);
+  }
+  const rest = ours[0] === 'run' ? ours.slice(1) : ours;
+  // Anything else is Playwright's: `npm run conformance -- --grep @MUST` works as `admin-api-conformance -- --grep @MUST`.
+  return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
+}
+
+function fail(message) {
+  process.stderr.write(`admin-api-conformance: ${message}\n\n${usage()}`);
+  process.exit(EXIT.configuration);
+}
+
+main(process.argv.slice(2));

@@ -1,0 +1,61 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from './config-error.ts';
+
+/** The lock of a report folder: the process id of the run that holds it. */
+export const LOCK_FILE = '.conformance-run.lock';
+
+/**
+ * What a run writes to its report folder, and so what the next run removes first. Only these: the
+ * folder may be one the user keeps other files in.
+ */
+const RUN_OUTPUT = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'requests.json', 'targets', 'blob-report', 'test-results'];
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function holderOf(lock: string): number | undefined {
+  if (!existsSync(lock)) return undefined;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined;
+}
+
+/**
+ * Takes the report folder for this run: refuses when another live run holds it, removes what an earlier
+ * run left there, and holds it until this process ends. A run killed before it could let go leaves a lock
+ * whose process is gone, which the next run takes over.
+ */
+export function takeReportFolder(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const lock = path.join(dir, LOCK_FILE);
+  const holder = holderOf(lock);
+  if (holder !== undefined) throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
+  try {
+    writeFileSync(lock, `${process.pid}\n`);
+  } catch (error) {
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  process.once('exit', () => releaseReportFolder(dir));
+  for (const name of RUN_OUTPUT) rmSync(path.join(dir, name), { recursive: true, force: true });
+}
+
+/** Lets the folder go, when this process holds it. */
+export function releaseReportFolder(dir: string): void {
+  const lock = path.join(dir, LOCK_FILE);
+  try {
+    if (Number(readFileSync(lock, 'utf8').trim()) === process.pid) unlinkSync(lock);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,131 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LOCK_FILE } from '../../harness/report-folder.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import type { Variant } from '../../reference-server/server.ts';
+import { FAULTS, rewrite } from '../../reference-server/variants/index.ts';
+import { neverAnswers, recordingReference, withServer } from '../support/hostile-servers.ts';
+import { killGroup, referenceTargetEnv, runSuite, statusesOf, type RunControl } from '../support/run-suite.ts';
+
+// The gate fails closed: no green without the user's target, an exit code that says what happened
+// (0 pass, 1 violation, 2 configuration, 3 no verdict), whatever reporters the user chooses.
+
+const expiredEnabled = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+let flip = 0;
+/** Answers the unknown-secret request differently every time: no single verdict in repeat mode. */
+const inconsistent: Variant = {
+  name: 'inconsistent', description: 'answers the same request differently from one round to the next',
+  transform: rewrite({ operation: 'projects', credential: 'none' }, (faithful) => (flip++ % 2 === 0 ? faithful : { ...faithful, status: 500 })),
+};
+
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+test.beforeAll(async () => (server = await startReferenceServer(0, [expiredEnabled, inconsistent])));
+test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() => resolve())));
+
+const variantEnv = (variant: Variant, overrides: Record<string, string> = {}) => referenceTargetEnv(`${server.url}/variants/${variant.name}`, overrides);
+
+test('a reporter given on the command line changes neither the exit code nor conformance.json', async () => {
+  const run = await runSuite(variantEnv(expiredEnabled), ['--reporter=dot']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe('fail');
+  expect(statusesOf(run.report)['signup-token.state.expired-not-enabled']).toBe('failed');
+});
+
+test('an inconsistent target in repeat mode has no verdict, exit code 3, whatever the reporter', async () => {
+  const run = await runSuite(variantEnv(inconsistent, { CONFORMANCE_REPEAT: '3' }), ['--reporter', 'github']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+  expect(run.report?.verdict).toBe('error');
+  expect(run.report?.consistency?.consistent).toBe(false);
+});
+
+test('leaving the failing clause out with --grep-invert is partial, exit code 3, and names the clauses not judged', async () => {
+  const run = await runSuite(variantEnv(expiredEnabled), ['--grep-invert', 'expired-not-enabled']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+  expect(run.report?.verdict).toBe('partial');
+  expect(run.report?.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id)).toEqual(['signup-token.state.expired-not-enabled']);
+  expect(run.stdout).toContain('PARTIAL');
+  expect(readFileSync(path.join(run.reportDir, 'badge.svg'), 'utf8')).toContain('partial 36/37 MUST');
+});
+
+test('the embedded reference target is named as such in the verdict line and the badge', async () => {
+  const run = await runSuite({ CONFORMANCE_EMBEDDED: 'true', CI: 'true' });
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('(embedded reference target, not a deployment)');
+  expect(readFileSync(path.join(run.reportDir, 'badge.svg'), 'utf8')).toContain('37/37 MUST, embedded reference');
+  expect(run.report?.target.embedded).toBe(true);
+});
+
+test('a stale .env in the current folder does not override the target file; it is reported', async () => {
+  await withServer(recordingReference(), async (target) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-dotenv-stale-'));
+    try {
+      await withServer(recordingReference(), async (stale) => {
+        writeFileSync(path.join(dir, '.env'), `CONFORMANCE_BASE_URL=${stale.url}\nCONFORMANCE_ADMIN_TOKEN=stale-token-123\n`);
+        const file = path.join(dir, 'target.yaml');
+        const env = referenceTargetEnv(target.url);
+        writeFileSync(file, `baseUrl: ${target.url}\nadminToken: "${env.CONFORMANCE_ADMIN_TOKEN}"\nsignupTokens: "${env.CONFORMANCE_SIGNUP_TOKENS}"\n`);
+        const run = await runSuite({ CONFORMANCE_TARGET: file, CONFORMANCE_REPORT_DIR: path.join(dir, 'report') }, [], undefined, undefined, dir);
+        expect(run.report?.target.baseUrl).toBe(target.url);
+        expect(stale.seen).toEqual([]);
+        expect(target.seen.length).toBeGreaterThan(0);
+        expect(run.stderr).toContain(`CONFORMANCE_BASE_URL from .env is overridden by the target file ${file}`);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Sends `signal` to the command (or its whole process group) once `ready` holds: say, once the target has been asked. */
+const signalWhen = (signal: NodeJS.Signals, ready: () => boolean, group = false): RunControl => (child) => {
+  const poll = setInterval(() => {
+    if (!ready()) return;
+    clearInterval(poll);
+    if (group) killGroup(child, signal);
+    else child.kill(signal);
+  }, 20);
+  child.on('close', () => clearInterval(poll));
+};
+
+test('SIGTERM stops a run within seconds, exit code 143, with the report marked interrupted and no process left', async () => {
+  await withServer(neverAnswers(), async (target) => {
+    const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), [], undefined, signalWhen('SIGTERM', () => target.seen.length > 0));
+    expect(run.exitCode, run.stdout + run.stderr).toBe(143);
+    expect(run.report).toMatchObject({ verdict: 'error', completed: false });
+    expect(run.report?.errors.join('\n')).toContain('interrupted');
+    expect(run.durationMs).toBeLessThan(20_000);
+    expect(existsSync(path.join(run.reportDir, LOCK_FILE))).toBe(false);
+    // The command, Playwright and its workers shared one process group: nothing of it is left.
+    expect(() => process.kill(-run.pid, 0)).toThrow();
+  });
+});
+
+test('a run killed before its reporter leaves a report whose verdict is incomplete, never an earlier pass', async () => {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-killed-'));
+  try {
+    const passing = await runSuite({ CONFORMANCE_REPORT_DIR: reportDir });
+    expect(passing.report?.verdict).toBe('pass');
+    await withServer(neverAnswers(), async (target) => {
+      const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000', CONFORMANCE_REPORT_DIR: reportDir }), [], undefined, signalWhen('SIGKILL', () => target.seen.length > 0, true));
+      expect(run.exitCode).toBeNull();
+      expect(run.report?.verdict).toBe('incomplete');
+      expect(readFileSync(path.join(reportDir, 'badge.svg'), 'utf8')).not.toContain('#2e7d32');
+    });
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+test('a report folder another live run holds is refused with one line, exit code 2', async () => {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-locked-'));
+  try {
+    writeFileSync(path.join(reportDir, LOCK_FILE), `${process.pid}\n`);
+    const run = await runSuite({ CONFORMANCE_REPORT_DIR: reportDir });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain(`another run (process ${process.pid}) is writing to ${reportDir}`);
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
