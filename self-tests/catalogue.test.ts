@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CHECKS, checkProblems } from '../checks/index.ts';
@@ -8,8 +10,10 @@ import { PROJECT_ROOT } from './support/run-suite.ts';
 interface ListedSuite { specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[]; suites?: ListedSuite[] }
 
 function listedClauseIds(): string[] {
-  const out = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'unused' },
+  // A scratch folder and a clean environment: no .env or CONFORMANCE_ setting of the developer's is read.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'CI'));
+  const out = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '--config', path.join(PROJECT_ROOT, 'playwright.config.ts')], {
+    cwd: mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')), encoding: 'utf8', env: { ...env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'unused' },
   });
   const walk = (s: ListedSuite): string[] => [
     ...(s.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.annotations.filter((a) => a.type === 'clause').map((a) => a.description!))),
