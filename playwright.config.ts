@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { ConfigError } from './harness/config.ts';
 import { reportDirOf } from './harness/sources.ts';
@@ -30,9 +31,12 @@ const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('s
 
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
+// In a clone Playwright loads this suite as TypeScript; the npm package runs its build (dist/), as JavaScript.
+const EXT = path.extname(fileURLToPath(import.meta.url));
+
 export default defineConfig({
   testDir: 'tests',
-  testMatch: '**/*.spec.ts',
+  testMatch: `**/*.spec${EXT}`,
   outputDir: OUTPUT_DIR,
   // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
   projects: run.multi ? run.targets.map((t) => ({ name: t.name })) : undefined,
@@ -48,10 +52,10 @@ export default defineConfig({
   reporter: [
     ['list'],
     ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }],
-    ['./reporters/conformance-reporter.ts'],
+    [`./reporters/conformance-reporter${EXT}`],
     // A shard also leaves a blob report, so that `playwright merge-reports` can build the whole run's report.
     ...(SHARDED ? [['blob', { outputDir: path.join(run.reportDir, 'blob-report') }] as const] : []),
   ],
-  globalSetup: './harness/global-setup.ts',
+  globalSetup: `./harness/global-setup${EXT}`,
   use: { trace: 'off' },
 });

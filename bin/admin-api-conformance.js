@@ -4,7 +4,7 @@
 // verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +13,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const require = createRequire(import.meta.url);
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
-const CONFIG = path.join(ROOT, 'playwright.config.ts');
-const REPORTER = path.join(ROOT, 'reporters', 'conformance-reporter.ts');
+// A clone runs the TypeScript sources; the installed package, which ships no TypeScript, runs their build.
+const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
+const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
+const REPORTER = path.join(SUITE, 'reporters', `conformance-reporter${EXT}`);
 const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
@@ -26,7 +28,7 @@ const version = () => JSON.parse(readFileSync(path.join(ROOT, 'package.json'), '
 
 function usage() {
   /** @type {{ variables: { name: string; help: string }[] }} */
-  const { variables } = JSON.parse(readFileSync(path.join(ROOT, 'harness', 'variables.json'), 'utf8'));
+  const { variables } = JSON.parse(readFileSync(path.join(SUITE, 'harness', 'variables.json'), 'utf8'));
   const width = Math.max(...variables.map((v) => v.name.length));
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
