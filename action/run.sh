@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the suite with the action's inputs and records its verdict and exit code as step outputs. It never
+# fails the step itself: the report is uploaded first, and the gate step fails the job.
+set -uo pipefail
+
+# The base URL and admin token are always passed on: an empty one (a missing secret) is refused by the
+# suite as a configuration error, never mistaken for "no target". Optional inputs are passed only when given.
+export CONFORMANCE_BASE_URL="$INPUT_BASE_URL"
+export CONFORMANCE_ADMIN_TOKEN="$INPUT_ADMIN_TOKEN"
+pass_if_given() { if [ -n "$2" ]; then export "$1=$2"; fi; }
+pass_if_given CONFORMANCE_FORBIDDEN_TOKEN "$INPUT_FORBIDDEN_TOKEN"
+pass_if_given CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP "$INPUT_FORBIDDEN_TOKEN_SIGNUP"
+pass_if_given CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS "$INPUT_FORBIDDEN_TOKEN_PROJECTS"
+pass_if_given CONFORMANCE_SIGNUP_TOKENS "$INPUT_SIGNUP_TOKENS"
+pass_if_given CONFORMANCE_DEVIATIONS "$INPUT_DEVIATIONS"
+export CONFORMANCE_REPORT_DIR="$INPUT_REPORT_DIR"
+
+status=0
+node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js" || status=$?
+
+verdict=none
+if [ -f "$CONFORMANCE_REPORT_DIR/conformance.json" ]; then
+  verdict=$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).verdict))' "$CONFORMANCE_REPORT_DIR/conformance.json" || echo none)
+fi
+# The suite appends its Markdown summary to the job summary itself; a refused configuration has none.
+if [ "$status" = 2 ]; then
+  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >> "$GITHUB_STEP_SUMMARY"
+fi
+echo "exit-code=$status" >> "$GITHUB_OUTPUT"
+echo "verdict=$verdict" >> "$GITHUB_OUTPUT"

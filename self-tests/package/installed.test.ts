@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
+import { installInEmptyFolder, pack, run } from '../support/package.ts';
+import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
+
+// The suite as it will be used: packed, installed into an empty folder with no access to this
+// repository, and run there by its command.
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+let tarball: string;
+let app: string;
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  tarball = pack();
+  app = await installInEmptyFolder(tarball);
+  server = await startReferenceServer(0, [fault]);
+});
+
+test.afterAll(async () => new Promise<void>((resolve) => (server ? server.server.close(() => resolve()) : resolve())));
+
+const command = (args: string[], env: Record<string, string> = {}) => run(path.join(app, 'node_modules', '.bin', 'admin-api-conformance'), args, app, env);
+const reportIn = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
+
+test('the tarball holds the command and the built suite only: no self-tests, benchmarks, documents or TypeScript', () => {
+  const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+  expect(files.filter((f) => !/^package\/(bin\/|dist\/|README\.md$|\.env\.example$|package\.json$)/.test(f))).toEqual([]);
+  expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
+  expect(files).toContain('package/dist/playwright.config.js');
+  // Nothing at run time needs a TypeScript loader or the repository's development dependencies.
+  for (const name of ['tsx', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name))).toBe(false);
+});
+
+test('--help lists every CONFORMANCE_ variable and the exit codes; --version is the package\'s', async () => {
+  const help = await command(['--help']);
+  expect(help.exitCode).toBe(0);
+  const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
+  for (const { name } of variables) expect(help.output).toContain(name);
+  expect(help.output).toMatch(/Exit codes:[\s\S]*0 .*\n[\s\S]*1 .*\n[\s\S]*2 .*\n[\s\S]*3 /);
+  const version = await command(['--version']);
+  expect(version.output.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
+});
+
+test('the installed command checks the embedded reference target when asked, and writes the reports where the user stands', async () => {
+  const result = await command([], { CI: 'true', CONFORMANCE_EMBEDDED: 'true' });
+  expect(result.exitCode, result.output).toBe(0);
+  expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
+});
+
+test('the installed command passes a conformant target and fails a broken one, a relative report folder taken from the current folder', async () => {
+  const passing = await command([], { ...referenceTargetEnv(server.url), CONFORMANCE_REPORT_DIR: 'out/conformant' });
+  expect(passing.exitCode, passing.output).toBe(0);
+  expect(reportIn(path.join(app, 'out', 'conformant')).verdict).toBe('pass');
+  const failing = await command([], { ...referenceTargetEnv(`${server.url}/variants/${fault.name}`), CONFORMANCE_REPORT_DIR: 'out/broken' });
+  expect(failing.exitCode, failing.output).toBe(1);
+  expect(reportIn(path.join(app, 'out', 'broken')).verdict).toBe('fail');
+  expect(existsSync(path.join(app, 'out', 'broken', 'junit.xml'))).toBe(true);
+});
+

@@ -1,0 +1,48 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from './run-suite.ts';
+
+/** What a command printed and how it ended. */
+export interface CommandRun {
+  exitCode: number | null;
+  output: string;
+}
+
+/** Variables of the developer's shell that would leak into a user's: the user's shell has none of them. */
+const CLEARED = (key: string) => key.startsWith('CONFORMANCE_') || key.startsWith('PLAYWRIGHT_') || key.startsWith('ADMIN_API_CONFORMANCE_') || key.startsWith('GITHUB_') || ['CI', 'TEST_WORKER_INDEX', 'NODE_OPTIONS'].includes(key);
+
+/** The environment a user's shell or CI job starts from, plus `extra`. */
+export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !CLEARED(k))), FORCE_COLOR: '0', ...extra };
+}
+
+/** Runs a command as a user would, bounded in time. */
+export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CommandRun> {
+  const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => child.on('close', (exitCode) => {
+    clearTimeout(timer);
+    resolve({ exitCode, output });
+  }));
+}
+
+/** `npm pack` of this project, as it would be published: the path of the tarball. */
+export function pack(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-pack-'));
+  execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT, env: userEnv({}), stdio: 'ignore' });
+  const [tarball] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
+  return path.join(dir, tarball);
+}
+
+/** An empty folder with no access to this repository, where the tarball is installed as a user would. */
+export async function installInEmptyFolder(tarball: string): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-user-'));
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir);
+  if (installed.exitCode !== 0) throw new Error(`npm install of the tarball failed:\n${installed.output}`);
+  return dir;
+}
