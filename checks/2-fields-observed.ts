@@ -1,5 +1,4 @@
 import type { Answers } from '../harness/answers.ts';
-import type { BodyWalk } from '../harness/schema-walk.ts';
 import { walkOf } from '../harness/schema-findings.ts';
 import type { ClauseCheck } from '../harness/verdict.ts';
 import type { Check } from './check.ts';
@@ -15,7 +14,7 @@ function observeFields(name: 'public-signup-token' | 'projects', kind: FieldKind
     const exchanges = name === 'projects' ? [answers.projects()] : answers.signupTokens.map((t) => t.exchange);
     const bodies = answers.readBodies(check, exchanges);
     const seen = new Map<string, number>();
-    for (const { body } of bodies) for (const [field, n] of (walkOf(name, body) as BodyWalk)[kind]) seen.set(field, (seen.get(field) ?? 0) + n);
+    for (const { body } of bodies) for (const [field, n] of walkOf(name, body)[kind]) seen.set(field, (seen.get(field) ?? 0) + n);
     check.count(bodies.length).observe({ fields: sorted(seen) });
   };
 }

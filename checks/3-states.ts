@@ -1,4 +1,5 @@
 import type { Answers } from '../harness/answers.ts';
+import { field } from '../harness/fields.ts';
 import { describeReceived } from '../harness/received.ts';
 import { isRfc3339DateTime } from '../harness/rfc3339.ts';
 import type { ClauseCheck } from '../harness/verdict.ts';
@@ -22,12 +23,13 @@ export function isExpired(token: { expiresAt?: unknown }, requestedAt: number): 
 function expiredNotEnabled(answers: Answers, check: ClauseCheck): void {
   for (const { exchange, body } of answers.readBodies(check, answers.signupTokens.map((t) => t.exchange))) {
     // Every reading counts: a body that repeats `enabled` is judged on each value a reader may take.
-    for (const token of [body.value, ...body.otherReadings] as { expiresAt?: unknown; enabled?: unknown }[]) {
-      if (token === null || typeof token !== 'object' || !isExpired(token, exchange.startedAt)) continue;
+    for (const token of [body.value, ...body.otherReadings]) {
+      const [expiresAt, enabled] = [field(token, 'expiresAt'), field(token, 'enabled')];
+      if (!isExpired({ expiresAt }, exchange.startedAt)) continue;
       check.count();
-      if (token.enabled === false) continue;
+      if (enabled === false) continue;
       const requested = new Date(exchange.startedAt).toISOString();
-      check.violate(exchange, '/enabled', describeReceived(token.enabled), `false, since expiresAt ${token.expiresAt} lies before the request (${requested})`);
+      check.violate(exchange, '/enabled', describeReceived(enabled), `false, since expiresAt ${String(expiresAt)} lies before the request (${requested})`);
     }
   }
 }

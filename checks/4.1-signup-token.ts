@@ -1,4 +1,5 @@
 import type { Answers } from '../harness/answers.ts';
+import { field } from '../harness/fields.ts';
 import { describeReceived } from '../harness/received.ts';
 import type { ClauseCheck } from '../harness/verdict.ts';
 import type { Check } from './check.ts';
@@ -15,7 +16,7 @@ function sameSecret(answers: Answers, check: ClauseCheck): void {
     for (const { body } of answers.readBodies(check, [exchange])) {
       check.count();
       for (const reading of [body.value, ...body.otherReadings]) {
-        const returned = (reading as { secret?: unknown } | null)?.secret;
+        const returned = field(reading, 'secret');
         if (returned !== secret) check.violate(exchange, '/secret', describeReceived(returned), `the secret named in the path, ${JSON.stringify(secret)}`);
       }
     }
@@ -27,7 +28,7 @@ function unknownSecret(answers: Answers, check: ClauseCheck): void {
   const exchange = answers.token(answers.unknownSecret);
   if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
   const read = answers.json(exchange);
-  const errorName = read.ok ? (read.body.value as { name?: unknown } | null)?.name : undefined;
+  const errorName = read.ok ? field(read.body.value, 'name') : undefined;
   check.count().observe({ status: exchange.status, contentType: exchange.contentType, errorName });
 }
 

@@ -1,4 +1,5 @@
 import type { Answers } from '../harness/answers.ts';
+import { field } from '../harness/fields.ts';
 import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
 import { describeReceived } from '../harness/received.ts';
 import type { ClauseCheck } from '../harness/verdict.ts';
@@ -13,8 +14,7 @@ function json(answers: Answers, check: ClauseCheck): void {
 
 /** The top of a projects list (2.4); the fields of its projects are judged by the 2.4 to 2.6 clauses, archived lists included. */
 function isProjectsList(body: unknown): boolean {
-  const list = body as { version?: unknown; projects?: unknown } | null;
-  return list !== null && typeof list === 'object' && Number.isInteger(list.version) && Array.isArray(list.projects);
+  return Number.isInteger(field(body, 'version')) && Array.isArray(field(body, 'projects'));
 }
 
 function checkArchivedAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange): void {
@@ -35,8 +35,8 @@ function archivedAccepted(answers: Answers, check: ClauseCheck): void {
 
 function projectIds(answers: Answers, exchange: Exchange): string[] | undefined {
   const readable = answers.readable(exchange);
-  const projects = readable.ok ? (readable.body.value as { projects?: unknown } | null)?.projects : undefined;
-  return Array.isArray(projects) ? projects.map((p) => String((p as { id?: unknown } | null)?.id)) : undefined;
+  const projects = readable.ok ? field(readable.body.value, 'projects') : undefined;
+  return Array.isArray(projects) ? projects.map((p) => String(field(p, 'id'))) : undefined;
 }
 
 const only = (ids: string[] | undefined, others: string[] | undefined) => ids?.filter((id) => !others?.includes(id)).slice(0, 50);

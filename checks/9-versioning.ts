@@ -1,4 +1,5 @@
 import type { Answers } from '../harness/answers.ts';
+import { field } from '../harness/fields.ts';
 import type { ClauseCheck } from '../harness/verdict.ts';
 import type { Check } from './check.ts';
 
@@ -7,7 +8,7 @@ import type { Check } from './check.ts';
 function version(answers: Answers, check: ClauseCheck): void {
   const bodies = answers.readBodies(check, [answers.projects()]);
   const literal = bodies[0]?.body.literals.get('/version');
-  const value = (bodies[0]?.body.value as { version?: unknown } | undefined)?.version;
+  const value = field(bodies[0]?.body.value, 'version');
   check.count(bodies.length).observe({ version: literal?.text ?? value });
 }
 

@@ -1,4 +1,5 @@
 import type { Answers } from '../harness/answers.ts';
+import { field } from '../harness/fields.ts';
 import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
 import { describeReceived, valueAt } from '../harness/received.ts';
 import { validators } from '../harness/validator.ts';
@@ -44,6 +45,6 @@ export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange:
     const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
     check.violate(exchange, pointer, describeReceived(valueAt(body, pointer), pointer, read.body.literals), `the error object of 2.7 (${error.message})`);
   }
-  const received = (body as { name?: unknown } | null)?.name;
+  const received = field(body, 'name');
   if (received !== undefined && received !== name) check.violate(exchange, '/name', describeReceived(received), JSON.stringify(name));
 }

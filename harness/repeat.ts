@@ -1,4 +1,5 @@
 import { isJsonMediaType, type Exchange } from './exchange.ts';
+import { field } from './fields.ts';
 import { readJsonBody } from './json-body.ts';
 import { keyOf } from './recording.ts';
 import { schemaFindings } from './schema-findings.ts';
@@ -9,12 +10,12 @@ export function answerSignature(exchange: Exchange): string {
   const media = isJsonMediaType(exchange.contentType) ? 'json' : (exchange.contentType ?? 'none').split(';')[0];
   const read = exchange.bodyText === undefined ? undefined : readJsonBody(exchange.bodyText);
   if (exchange.status !== 200 || !read?.ok) {
-    const name = read?.ok ? (read.body.value as { name?: unknown } | null)?.name : undefined;
+    const name = read?.ok ? field(read.body.value, 'name') : undefined;
     return `${exchange.status} ${media}${typeof name === 'string' ? ` ${name}` : ''}`;
   }
   const contract = exchange.request.path.includes('/invite-link/tokens/') ? 'public-signup-token' : 'projects';
   const broken = [...schemaFindings(contract, [{ exchange, body: read.body }])].filter(([, c]) => c.violationCount > 0).map(([id]) => id);
-  const enabled = (read.body.value as { enabled?: unknown } | null)?.enabled;
+  const enabled = field(read.body.value, 'enabled');
   return `${exchange.status} ${media} breaks [${broken.join(', ')}]${enabled === undefined ? '' : ` enabled=${String(enabled)}`}`;
 }
 
