@@ -32,7 +32,7 @@ test('a port with nothing listening stops the run as errored, naming the refused
 test('a connection reset in the middle of every body stops the run as errored, naming the reset', async () => {
   await withServer(resetMidBody(), async (server) => {
     const run = await runAgainst(server.url, SELECTED);
-    expectRunStopped(run, /answered no request completely: the body broke off after status 200: terminated: (ECONNRESET|UND_ERR_SOCKET)/);
+    expectRunStopped(run, /answered no request completely: the body broke off after status 200: .*(ECONNRESET|UND_ERR_SOCKET)/);
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
   });
 });
@@ -40,7 +40,7 @@ test('a connection reset in the middle of every body stops the run as errored, n
 test('a server that accepts and never answers is given up on after CONFORMANCE_TIMEOUT_MS per request', async () => {
   await withServer(neverAnswers(), async (server) => {
     const run = await runAgainst(server.url, SELECTED, { CONFORMANCE_TIMEOUT_MS: '1500' });
-    expectRunStopped(run, /could not be reached: no complete answer within 1500 ms \(CONFORMANCE_TIMEOUT_MS\)/);
+    expectRunStopped(run, /could not be reached: no answer within 1500 ms \(CONFORMANCE_TIMEOUT_MS\)/);
     expect(server.seen.length).toBeGreaterThan(0);
     expect(run.durationMs).toBeGreaterThanOrEqual(1500);
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
