@@ -19,8 +19,11 @@ export interface SuiteRun {
   report?: ConformanceReport;
 }
 
+/** A developer's proxy would carry the runs' requests to loopback targets away from them. */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+
 /** Variables the user's environment might hold, cleared so that each run sees only what a test gives it. */
-const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k === 'TEST_WORKER_INDEX');
+const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k === 'TEST_WORKER_INDEX' || PROXY_VARIABLES.includes(k.toUpperCase()));
 
 /** Runs `npm run conformance` as a user would (the Playwright CLI in a child process) and reads what it wrote. */
 /** Lets a test act on the running suite, say kill it halfway, given the output so far. */
