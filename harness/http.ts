@@ -3,7 +3,7 @@ import { request as undiciRequest } from 'undici';
 import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import type { Network } from './network.ts';
-import { deadlinePassed, describeTransportError } from './transport-failures.ts';
+import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -57,6 +57,18 @@ async function fetchAnswer(url: string, headers: Record<string, string>, options
   else answer.failure = read.failure;
 }
 
+/** What the words of a failure draw on: the request's URL, and the network settings it went through. */
+function failureContext(url: string, options: HttpOptions, status: number | undefined): FailureContext {
+  const { network, timeoutMs } = options;
+  return { url: new URL(url), timeoutMs, status, proxies: network.proxies, caFile: network.settings.caFile, clientCertFile: network.settings.clientCertificate?.certFile };
+}
+
+/** The error the connection reported itself, when undici put a vaguer one in its place. */
+function connectionError(error: unknown, network: Network): unknown {
+  const localPort = (error as { code?: string; socket?: { localPort?: number } }).socket?.localPort;
+  return (error as { code?: string }).code === 'UND_ERR_SOCKET' && localPort !== undefined ? (network.connectionErrors.get(localPort) ?? error) : error;
+}
+
 /** Settles when the signal aborts, whatever the request is doing then. */
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -77,7 +89,7 @@ async function answerWithin(url: string, headers: Record<string, string>, option
   const { status, contentType, location, versionHeaders: version } = answer;
   const arrived = { status, contentType, location, versionHeaders: version };
   if (outcome === 'deadline') return { ...arrived, failure: deadlinePassed(options.timeoutMs, status) };
-  if (outcome.error !== undefined) return { ...arrived, failure: describeTransportError(outcome.error, status) };
+  if (outcome.error !== undefined) return { ...arrived, failure: describeTransportError(connectionError(outcome.error, options.network), failureContext(url, options, status)) };
   return { ...arrived, bytes: answer.bytes, failure: answer.failure };
 }
 
