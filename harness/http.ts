@@ -3,6 +3,7 @@ import { request as undiciRequest } from 'undici';
 import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import type { Network } from './network.ts';
+import { nextTry } from './rate-limit.ts';
 import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
 
 export interface HttpOptions {
@@ -40,6 +41,8 @@ interface Answer {
   contentType?: string;
   location?: string;
   versionHeaders?: Record<string, string>;
+  /** Retry-After of a 429. */
+  retryAfter?: string;
   bytes?: Buffer;
   failure?: string;
 }
@@ -52,6 +55,7 @@ async function fetchAnswer(url: string, headers: Record<string, string>, options
   answer.contentType = headerValue(response.headers, 'content-type');
   answer.location = headerValue(response.headers, 'location');
   answer.versionHeaders = versionHeaders(response.headers);
+  answer.retryAfter = headerValue(response.headers, 'retry-after');
   const read = await readBody(response.body, { contentLength: headerValue(response.headers, 'content-length'), contentEncoding: headerValue(response.headers, 'content-encoding') }, options.maxBodyBytes);
   if (read.ok) answer.bytes = read.bytes;
   else answer.failure = read.failure;
@@ -74,23 +78,46 @@ function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/** Reads one answer within `timeoutMs`; what arrives after the deadline is dropped. */
-async function answerWithin(url: string, headers: Record<string, string>, options: HttpOptions): Promise<Answer> {
+/** One try at the request, which stops when `deadline` aborts; what arrives after it is dropped. */
+async function attempt(url: string, headers: Record<string, string>, options: HttpOptions, deadline: AbortSignal): Promise<Answer> {
   const answer: Answer = {};
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   // The race holds the deadline even should a read not notice the abort.
   const outcome = await Promise.race([
-    fetchAnswer(url, headers, options, deadline.signal, answer).then(() => ({ error: undefined }), (error: unknown) => ({ error })),
-    aborted(deadline.signal).then(() => 'deadline' as const),
+    fetchAnswer(url, headers, options, deadline, answer).then(() => ({ error: undefined }), (error: unknown) => ({ error })),
+    aborted(deadline).then(() => 'deadline' as const),
   ]);
-  clearTimeout(timer);
-  deadline.abort();
-  const { status, contentType, location, versionHeaders: version } = answer;
-  const arrived = { status, contentType, location, versionHeaders: version };
+  const { status, contentType, location, versionHeaders: version, retryAfter } = answer;
+  const arrived = { status, contentType, location, versionHeaders: version, retryAfter };
   if (outcome === 'deadline') return { ...arrived, failure: deadlinePassed(options.timeoutMs, status) };
   if (outcome.error !== undefined) return { ...arrived, failure: describeTransportError(connectionError(outcome.error, options.network), failureContext(url, options, status)) };
   return { ...arrived, bytes: answer.bytes, failure: answer.failure };
+}
+
+/** Waits `ms`, or until the deadline, whichever comes first. */
+function pause(ms: number, deadline: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    deadline.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** The request's answer within `timeoutMs`, every try included: a 429 is tried again (harness/rate-limit.ts). */
+async function answerWithin(url: string, headers: Record<string, string>, options: HttpOptions): Promise<Answer> {
+  const deadline = new AbortController();
+  const endsAt = Date.now() + options.timeoutMs;
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  try {
+    for (let retries = 0; ; retries += 1) {
+      const answer = await attempt(url, headers, options, deadline.signal);
+      if (answer.status !== 429 || answer.failure !== undefined) return answer;
+      const next = nextTry(answer.retryAfter, retries, endsAt - Date.now(), options.timeoutMs);
+      if ('failure' in next) return { ...answer, bytes: undefined, failure: next.failure };
+      await pause(next.waitMs, deadline.signal);
+    }
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
+  }
 }
 
 /**

@@ -38,6 +38,19 @@ export interface Proxy {
   schemes: string[];
 }
 
+/** The target kept answering 429 Too Many Requests. */
+export function rateLimitPersists(answers: number): string {
+  return `answered 429 Too Many Requests ${answers} times, though the suite waited before each retry; let the suite's token make more requests, or lower CONFORMANCE_CONCURRENCY`;
+}
+
+export function rateLimitWaitTooLong(askedMs: number, maxWaitMs: number): string {
+  return `answered 429 Too Many Requests and asked the suite to wait ${Math.ceil(askedMs / 1000)} s (Retry-After), more than the ${maxWaitMs / 1000} s it waits; let the suite's token make more requests`;
+}
+
+export function rateLimitOverDeadline(waitMs: number, timeoutMs: number): string {
+  return `answered 429 Too Many Requests; waiting ${waitMs} ms to retry would pass the request's deadline (CONFORMANCE_TIMEOUT_MS, ${timeoutMs} ms)`;
+}
+
 /** What the words of a failure may draw on besides the error: where the request went, and how. */
 export interface FailureContext {
   url: URL;

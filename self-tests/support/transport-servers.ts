@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
-import { bodyBytes, faithfulAnswer, serveRaw, type LoopbackServer } from './hostile-servers.ts';
+import { bodyBytes, faithfulAnswer, serveHttp, serveRaw, type LoopbackServer } from './hostile-servers.ts';
 
 // Targets that misbehave below HTTP's surface: interim answers, content codings, bytes that trickle.
 // They write the wire format by hand, so that nothing on their side corrects what they send.
@@ -78,5 +78,24 @@ export function brokenContentCodings(): Promise<LoopbackServer> {
     if (request.url.endsWith(first)) return void socket.end(wire(200, { 'content-type': 'application/json', 'content-encoding': 'br' }, Buffer.alloc(64, 0xff)));
     if (request.url.endsWith(second)) return void trickleBody(socket, faithfulWire(request));
     socket.end(faithfulWire(request, { 'content-encoding': 'gzip' }, (b) => zlib.gzipSync(b)));
+  });
+}
+
+/**
+ * Rate-limits as a gateway does: the first try of every request is answered 429 with Retry-After: 0, the
+ * retry faithfully; except the projects request without an authorization header, answered 429 for ever.
+ */
+export function rateLimiting(): Promise<LoopbackServer> {
+  const tried = new Set<string>();
+  return serveHttp((req, res) => {
+    const key = `${req.headers.authorization ?? ''} ${req.url}`;
+    const always = req.url === '/api/admin/projects' && req.headers.authorization === undefined;
+    if (always || !tried.has(key)) {
+      tried.add(key);
+      return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"name":"TooManyRequests","message":"slow down"}');
+    }
+    const answer = faithfulAnswer(req);
+    const body = bodyBytes(answer);
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': body.byteLength }).end(body);
   });
 }
