@@ -47,10 +47,14 @@ function trusted(settings: NetworkSettings): tls.SecureContextOptions {
   return settings.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...settings.ca] };
 }
 
-/** TLS towards the target: whom to trust, and the certificate to present where a gateway demands one. */
+/**
+ * TLS towards the target: whom to trust, and the certificate to present where a gateway demands one. One
+ * context for the run: reading a few hundred authorities afresh for every connection costs more than the request.
+ */
 function targetTls(settings: NetworkSettings, timeoutMs: number) {
   const certificate = settings.clientCertificate && { cert: settings.clientCertificate.cert, key: settings.clientCertificate.key };
-  return { ...trusted(settings), ...certificate, timeout: timeoutMs };
+  const custom = settings.ca !== undefined || certificate !== undefined;
+  return { ...(custom ? { secureContext: tls.createSecureContext({ ...trusted(settings), ...certificate }) } : {}), timeout: timeoutMs };
 }
 
 function withoutCredentials(raw: string): URL {
@@ -82,6 +86,6 @@ export function openNetwork(timeoutMs: number, settings: NetworkSettings = DIREC
   const dispatcher = http === '' && https === ''
     ? new Agent(common)
     // Empty strings, not undefined: undici would otherwise read the process's own variables behind the configuration's back.
-    : new EnvHttpProxyAgent({ ...common, httpProxy: http, httpsProxy: https, noProxy, requestTls: tlsOptions, proxyTls: { ...trusted(settings), timeout: timeoutMs }, proxyTunnel: false });
+    : new EnvHttpProxyAgent({ ...common, httpProxy: http, httpsProxy: https, noProxy, requestTls: tlsOptions, proxyTls: { ...(settings.ca === undefined ? {} : { secureContext: tls.createSecureContext(trusted(settings)) }), timeout: timeoutMs }, proxyTunnel: false });
   return { dispatcher, proxies: proxiesOf(settings.proxy), settings, connectionErrors, close: () => dispatcher.destroy() };
 }
