@@ -14,6 +14,11 @@ export function preflightProblem(config: TargetConfig, recording: Recording): st
     if (answered !== undefined) return `the target at ${config.baseUrl} answered no request completely: GET ${answered.request.path}: ${answered.failure}`;
     return `no request to ${config.baseUrl} got an answer: ${exchanges[0].failure}`;
   }
+  // Both documented paths unknown, to every credential: the base URL, not the target, is what is wrong.
+  const answered = exchanges.filter((e) => e.status !== undefined);
+  if (answered.some((e) => e.request.credential === 'admin') && answered.every((e) => e.status === 404)) {
+    return `every request was answered 404, the admin token's too: is the base URL ${config.baseUrl} missing a path prefix, such as /unleash? (CONFORMANCE_BASE_URL is everything before /api/admin)`;
+  }
   const adminProjects = exchanges.find((e) => e.request.credential === 'admin' && e.request.path === PROJECTS_PATH);
   const adminAnswers = exchanges.filter((e) => e.request.credential === 'admin' && e.status !== undefined);
   if (adminProjects?.status !== undefined && adminAnswers.every((e) => e.status === 401 || e.status === 403)) {
