@@ -1,4 +1,4 @@
-import type { Answers } from '../harness/answers.ts';
+import { NOT_MODIFIED_REASON, type Answers } from '../harness/answers.ts';
 import { field } from '../harness/fields.ts';
 import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
 import { describeReceived, valueAt } from '../harness/received.ts';
@@ -19,10 +19,14 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
   else check.violate(exchange, '', read.reason, 'a JSON body');
 }
 
-/** A server error or a lost connection says nothing about authentication: no verdict, rather than a false one. */
+/**
+ * A server error, a lost connection or a 304 to a request that was not conditional says nothing about
+ * authentication: no verdict, rather than a false one.
+ */
 export function authStatusUnjudgeable(exchange: Exchange): string | undefined {
   if (exchange.failure !== undefined) return exchange.failure;
   if (exchange.status! >= 500) return `answered ${exchange.status}, a server error`;
+  if (exchange.status === 304) return NOT_MODIFIED_REASON;
   return undefined;
 }
 

@@ -18,9 +18,17 @@ export type JsonRead = { ok: true; body: JsonBody } | { ok: false; reason: strin
 /** Whether an authorised request produced a 200 JSON body that the data clauses can judge. */
 export type Readable = { ok: true; body: JsonBody } | { ok: false; reason: string };
 
+/**
+ * A 304 (RFC 9110, 15.4.5) answers a conditional request, and the suite sends none: no answer to judge,
+ * and no redirect either. Something between the suite and the target, a cache most likely, answered.
+ */
+export const NOT_MODIFIED_REASON = 'answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it';
+
 function statusReason(exchange: Exchange): string {
   const status = exchange.status!;
-  if (status >= 300 && status < 400) return `answered ${status}, a redirect to ${exchange.location ?? 'nowhere'}; the suite never follows redirects`;
+  if (status === 304) return NOT_MODIFIED_REASON;
+  if (status >= 300 && status < 400 && exchange.location === undefined) return `answered ${status}, a redirect without a Location header; the suite never follows redirects`;
+  if (status >= 300 && status < 400) return `answered ${status}, a redirect to ${exchange.location}; the suite never follows redirects`;
   if (status === 401 || status === 403) return `answered ${status} to the admin token: check that CONFORMANCE_ADMIN_TOKEN may call this operation`;
   if (status === 404 && exchange.request.path.includes('/invite-link/tokens/')) return 'answered 404: the target does not know this signup token; check CONFORMANCE_SIGNUP_TOKENS';
   return `answered ${status} where the document gives 200`;

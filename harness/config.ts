@@ -1,3 +1,5 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
@@ -28,6 +30,8 @@ export interface TargetConfig {
   deviations: KnownDeviation[];
   /** Settings of `.env` that a more explicit source overrides, to be shown once at the start of the run. */
   notices: string[];
+  /** How requests reach the target: proxies, a private certificate authority, a client certificate. */
+  network: NetworkSettings;
 }
 
 export { ConfigError };
@@ -63,10 +67,13 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
   maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
   deviations: 'CONFORMANCE_DEVIATIONS',
+  caFile: 'CONFORMANCE_CA_FILE',
+  clientCert: 'CONFORMANCE_CLIENT_CERT',
+  clientKey: 'CONFORMANCE_CLIENT_KEY',
 };
 
 /** Keys whose value is a path, read relative to the target file that names it. */
-const PATH_KEYS = new Set(['deviations']);
+const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
 
 function readTargetFile(file: string): Source {
   const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
@@ -81,6 +88,8 @@ function readTargetFile(file: string): Source {
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */
 export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
+// A staging network's certificate authority and client certificate usually serve all its targets alike.
+for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY']) PER_TARGET_VARIABLES.delete(variable);
 
 const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 
@@ -224,5 +233,91 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
+    network: parseNetwork({ ...networkEnvironment(env), ...source }, cwd),
   };
+}
+
+/** How requests reach the target on a staging network; each file is read, and checked, before any request. */
+export interface NetworkSettings {
+  /** Proxy URLs as given (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; the lower-case spelling wins, as with curl). */
+  proxy: { http?: string; https?: string; noProxy?: string };
+  /** The file of CONFORMANCE_CA_FILE, whose certificates are trusted besides the public authorities. */
+  caFile?: string;
+  /** PEM certificates trusted besides the public authorities: the CA file's, and NODE_EXTRA_CA_CERTS's beside them. */
+  ca?: string[];
+  /** The certificate presented to a gateway that demands one, and its private key. */
+  clientCertificate?: { certFile: string; keyFile: string; cert: string; key: string };
+}
+
+function readPem(variable: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${variable}: the file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
+function readCertificate(variable: string, file: string): string {
+  const pem = readPem(variable, file);
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new ConfigError(`${variable}: the file ${file} holds no certificate in PEM form`);
+  }
+  return pem;
+}
+
+function readClientCertificate(source: Source, cwd: string): NetworkSettings['clientCertificate'] {
+  const [certRaw, keyRaw] = [source.CONFORMANCE_CLIENT_CERT, source.CONFORMANCE_CLIENT_KEY];
+  if (certRaw === undefined && keyRaw === undefined) return undefined;
+  if (certRaw === undefined || keyRaw === undefined) throw new ConfigError(`CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set ${certRaw === undefined ? 'CONFORMANCE_CLIENT_CERT' : 'CONFORMANCE_CLIENT_KEY'} too`);
+  const [certFile, keyFile] = [path.resolve(cwd, certRaw), path.resolve(cwd, keyRaw)];
+  const cert = readCertificate('CONFORMANCE_CLIENT_CERT', certFile);
+  const key = readPem('CONFORMANCE_CLIENT_KEY', keyFile);
+  let privateKey;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the file ${keyFile} holds no unencrypted private key in PEM form`);
+  }
+  if (!new X509Certificate(cert).checkPrivateKey(privateKey)) throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the key in ${keyFile} does not belong to the certificate in ${certFile}`);
+  return { certFile, keyFile, cert, key };
+}
+
+/** A proxy variable's value, checked; never quoted in a message, as it may carry a password. */
+function proxyVariable(source: Source, name: string): string | undefined {
+  const variable = source[name.toLowerCase()] !== undefined ? name.toLowerCase() : name;
+  const raw = source[variable];
+  if (raw === undefined || name === 'NO_PROXY') return raw;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${variable} is not an absolute URL; give one such as http://proxy.example.com:3128`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${variable} must start with http:// or https://`);
+  return raw;
+}
+
+/** NODE_EXTRA_CA_CERTS, which Node stops reading once the suite names its own authorities: read here instead. */
+function nodeExtraCertificates(source: Source): string[] {
+  const file = source.NODE_EXTRA_CA_CERTS;
+  if (file === undefined) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start-up.
+    return [];
+  }
+}
+
+/** The variables of the environment outside CONFORMANCE_ that say how the network is reached. */
+const NETWORK_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS'];
+const networkEnvironment = (env: Source): Source => Object.fromEntries(NETWORK_VARIABLES.filter((v) => env[v] !== undefined && env[v] !== '').map((v) => [v, env[v]]));
+
+function parseNetwork(source: Source, cwd: string): NetworkSettings {
+  const proxy = { http: proxyVariable(source, 'HTTP_PROXY'), https: proxyVariable(source, 'HTTPS_PROXY'), noProxy: proxyVariable(source, 'NO_PROXY') };
+  const caFile = source.CONFORMANCE_CA_FILE === undefined ? undefined : path.resolve(cwd, source.CONFORMANCE_CA_FILE);
+  const ca = caFile === undefined ? undefined : [readCertificate('CONFORMANCE_CA_FILE', caFile), ...nodeExtraCertificates(source)];
+  return { proxy, caFile, ca, clientCertificate: readClientCertificate(source, cwd) };
 }

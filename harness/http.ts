@@ -1,4 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request as undiciRequest } from 'undici';
+import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
+import type { Network } from './network.ts';
+import { nextTry } from './rate-limit.ts';
+import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -6,38 +12,22 @@ export interface HttpOptions {
   maxBodyBytes: number;
   userAgent: string;
   tokenFor(credential: Credential): string | undefined;
+  /** The run's connections to the target (harness/network.ts). */
+  network: Network;
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; overCap: boolean }> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    return { bytes: new Uint8Array(), overCap: true };
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body ?? []) {
-    total += chunk.byteLength;
-    // Leaving the loop cancels the locked stream; calling cancel() on it here would throw instead.
-    if (total > maxBytes) return { bytes: new Uint8Array(), overCap: true };
-    chunks.push(chunk);
-  }
-  return { bytes: Buffer.concat(chunks), overCap: false };
+/** A header's value as one string; a repeated header's values joined as HTTP joins them. */
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no complete answer within ${timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
-  const cause = err.cause?.code ?? err.cause?.message;
-  return cause ? `${err.message ?? 'request failed'}: ${cause}` : (err.message ?? String(error));
-}
-
-function versionHeaders(headers: Headers): Record<string, string> | undefined {
-  const found = [...headers].filter(([name]) => name === 'server' || name.includes('version'));
+function versionHeaders(headers: IncomingHttpHeaders): Record<string, string> | undefined {
+  const found = Object.keys(headers).filter((name) => name === 'server' || name.includes('version')).map((name) => [name, headerValue(headers, name)!]);
   return found.length > 0 ? Object.fromEntries(found) : undefined;
 }
 
-function decodeBody(exchange: Exchange, bytes: Uint8Array): void {
+function decodeText(exchange: Exchange, bytes: Uint8Array): void {
   try {
     exchange.bodyText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -45,26 +35,110 @@ function decodeBody(exchange: Exchange, bytes: Uint8Array): void {
   }
 }
 
-/** Sends one request; never throws, never follows a redirect, never reads more than maxBodyBytes. */
+/** What came back of one request so far; filled in as it arrives. */
+interface Answer {
+  status?: number;
+  contentType?: string;
+  location?: string;
+  versionHeaders?: Record<string, string>;
+  /** Retry-After of a 429. */
+  retryAfter?: string;
+  bytes?: Buffer;
+  failure?: string;
+}
+
+/** One GET and its whole answer, into `answer` as it arrives; throws what undici throws, or stops when `signal` aborts. */
+async function fetchAnswer(url: string, headers: Record<string, string>, options: HttpOptions, signal: AbortSignal, answer: Answer): Promise<void> {
+  // One connection per request (`reset`); undici never follows a redirect on its own.
+  const response = await undiciRequest(url, { dispatcher: options.network.dispatcher, method: 'GET', headers, signal, reset: true });
+  answer.status = response.statusCode;
+  answer.contentType = headerValue(response.headers, 'content-type');
+  answer.location = headerValue(response.headers, 'location');
+  answer.versionHeaders = versionHeaders(response.headers);
+  answer.retryAfter = headerValue(response.headers, 'retry-after');
+  const read = await readBody(response.body, { contentLength: headerValue(response.headers, 'content-length'), contentEncoding: headerValue(response.headers, 'content-encoding') }, options.maxBodyBytes);
+  if (read.ok) answer.bytes = read.bytes;
+  else answer.failure = read.failure;
+}
+
+/** What the words of a failure draw on: the request's URL, and the network settings it went through. */
+function failureContext(url: string, options: HttpOptions, status: number | undefined): FailureContext {
+  const { network, timeoutMs } = options;
+  return { url: new URL(url), timeoutMs, status, proxies: network.proxies, caFile: network.settings.caFile, clientCertFile: network.settings.clientCertificate?.certFile };
+}
+
+/** The error the connection reported itself, when undici put a vaguer one in its place. */
+function connectionError(error: unknown, network: Network): unknown {
+  const localPort = (error as { code?: string; socket?: { localPort?: number } }).socket?.localPort;
+  return (error as { code?: string }).code === 'UND_ERR_SOCKET' && localPort !== undefined ? (network.connectionErrors.get(localPort) ?? error) : error;
+}
+
+/** Settles when the signal aborts, whatever the request is doing then. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** One try at the request, which stops when `deadline` aborts; what arrives after it is dropped. */
+async function attempt(url: string, headers: Record<string, string>, options: HttpOptions, deadline: AbortSignal): Promise<Answer> {
+  const answer: Answer = {};
+  // The race holds the deadline even should a read not notice the abort.
+  const outcome = await Promise.race([
+    fetchAnswer(url, headers, options, deadline, answer).then(() => ({ error: undefined }), (error: unknown) => ({ error })),
+    aborted(deadline).then(() => 'deadline' as const),
+  ]);
+  const { status, contentType, location, versionHeaders: version, retryAfter } = answer;
+  const arrived = { status, contentType, location, versionHeaders: version, retryAfter };
+  if (outcome === 'deadline') return { ...arrived, failure: deadlinePassed(options.timeoutMs, status) };
+  if (outcome.error !== undefined) return { ...arrived, failure: describeTransportError(connectionError(outcome.error, options.network), failureContext(url, options, status)) };
+  return { ...arrived, bytes: answer.bytes, failure: answer.failure };
+}
+
+/** Waits `ms`, or until the deadline, whichever comes first. */
+function pause(ms: number, deadline: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    deadline.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** The request's answer within `timeoutMs`, every try included: a 429 is tried again (harness/rate-limit.ts). */
+async function answerWithin(url: string, headers: Record<string, string>, options: HttpOptions): Promise<Answer> {
+  const deadline = new AbortController();
+  const endsAt = Date.now() + options.timeoutMs;
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  try {
+    for (let retries = 0; ; retries += 1) {
+      const answer = await attempt(url, headers, options, deadline.signal);
+      if (answer.status !== 429 || answer.failure !== undefined) return answer;
+      const next = nextTry(answer.retryAfter, retries, endsAt - Date.now(), options.timeoutMs);
+      if ('failure' in next) return { ...answer, bytes: undefined, failure: next.failure };
+      await pause(next.waitMs, deadline.signal);
+    }
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
+  }
+}
+
+/**
+ * Sends one request and reads its whole answer within `timeoutMs`, whatever the target sends or withholds;
+ * never throws, never follows a redirect, never reads more than maxBodyBytes.
+ */
 export async function send(request: ExchangeRequest, options: HttpOptions): Promise<Exchange> {
   const url = options.baseUrl + request.path;
   const exchange: Exchange = { request, url, startedAt: Date.now(), durationMs: 0, bodyBytes: 0 };
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent };
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPTED_CODINGS, 'user-agent': options.userAgent };
   const token = options.tokenFor(request.credential);
   if (token !== undefined) headers.authorization = token;
-  try {
-    const response = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
-    exchange.status = response.status;
-    exchange.contentType = response.headers.get('content-type') ?? undefined;
-    exchange.location = response.headers.get('location') ?? undefined;
-    exchange.versionHeaders = versionHeaders(response.headers);
-    const { bytes, overCap } = await readCapped(response, options.maxBodyBytes);
-    exchange.bodyBytes = bytes.byteLength;
-    if (overCap) exchange.failure = `the body is larger than ${options.maxBodyBytes} bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped`;
-    else decodeBody(exchange, bytes);
-  } catch (error) {
-    const failure = describeFailure(error, options.timeoutMs);
-    exchange.failure = exchange.status === undefined ? failure : `the body broke off after status ${exchange.status}: ${failure}`;
+  const answer = await answerWithin(url, headers, options);
+  exchange.status = answer.status;
+  exchange.contentType = answer.contentType;
+  exchange.location = answer.location;
+  exchange.versionHeaders = answer.versionHeaders;
+  exchange.failure = answer.failure;
+  if (answer.bytes !== undefined) {
+    exchange.bodyBytes = answer.bytes.byteLength;
+    decodeText(exchange, answer.bytes);
   }
   exchange.durationMs = Date.now() - exchange.startedAt;
   return exchange;

@@ -9,9 +9,15 @@ import type { Recording } from './recording.ts';
 export function preflightProblem(config: TargetConfig, recording: Recording): string | undefined {
   const { exchanges } = recording;
   if (exchanges.length > 0 && exchanges.every((e) => e.failure !== undefined)) {
-    // A status line means the target was reached; the answer then broke off, or was too large or too deep.
-    const reached = exchanges.some((e) => e.status !== undefined);
-    return `the target at ${config.baseUrl} ${reached ? 'answered no request completely' : 'could not be reached'}: ${exchanges[0].failure}`;
+    // A status line means the target answered; the answer then broke off, or could not be read.
+    const answered = exchanges.find((e) => e.status !== undefined);
+    if (answered !== undefined) return `the target at ${config.baseUrl} answered no request completely: GET ${answered.request.path}: ${answered.failure}`;
+    return `no request to ${config.baseUrl} got an answer: ${exchanges[0].failure}`;
+  }
+  // Both documented paths unknown, to every credential: the base URL, not the target, is what is wrong.
+  const answered = exchanges.filter((e) => e.status !== undefined);
+  if (answered.some((e) => e.request.credential === 'admin') && answered.every((e) => e.status === 404)) {
+    return `every request was answered 404, the admin token's too: is the base URL ${config.baseUrl} missing a path prefix, such as /unleash? (CONFORMANCE_BASE_URL is everything before /api/admin)`;
   }
   const adminProjects = exchanges.find((e) => e.request.credential === 'admin' && e.request.path === PROJECTS_PATH);
   const adminAnswers = exchanges.filter((e) => e.request.credential === 'admin' && e.status !== undefined);

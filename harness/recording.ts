@@ -1,6 +1,7 @@
 import type { TargetConfig } from './config.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import { send } from './http.ts';
+import { DIRECT, openNetwork } from './network.ts';
 import { makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
 
 export const SUITE_VERSION = '0.1.0';
@@ -39,9 +40,10 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
   const run = makeRunSecrets();
   const startedAt = new Date().toISOString();
   const plan = requestPlan(config, run);
-  const options = { baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, userAgent: `admin-api-conformance/${SUITE_VERSION}`, tokenFor: credentials(config, run) };
+  const network = openNetwork(config.timeoutMs, config.embedded ? DIRECT : config.network);
+  const options = { baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, userAgent: `admin-api-conformance/${SUITE_VERSION}`, tokenFor: credentials(config, run), network };
   const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
-  const answers = await bounded(tasks, config.concurrency);
+  const answers = await bounded(tasks, config.concurrency).finally(() => network.close());
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
   return { recording: { run, startedAt, exchanges: rounds[0] }, rounds };
 }

@@ -25,7 +25,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<voi
 const PROJECTS_PATH = '/api/admin/projects';
 
 // Open sockets are destroyed on close: a server that never answers must not keep the test process alive.
-async function listen(server: Server, seen: SeenRequest[]): Promise<LoopbackServer> {
+export async function listen(server: Server, seen: SeenRequest[]): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -40,7 +40,7 @@ async function listen(server: Server, seen: SeenRequest[]): Promise<LoopbackServ
 }
 
 /** An HTTP server on a free loopback port that records every request and hands it to `handler`. */
-function serveHttp(handler: Handler): Promise<LoopbackServer> {
+export function serveHttp(handler: Handler): Promise<LoopbackServer> {
   const seen: SeenRequest[] = [];
   const server = createHttpServer((req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
@@ -50,7 +50,7 @@ function serveHttp(handler: Handler): Promise<LoopbackServer> {
 }
 
 /** A TCP server that reads one request head per connection and then does whatever `onRequest` says. */
-function serveRaw(onRequest: (socket: Socket) => void): Promise<LoopbackServer> {
+export function serveRaw(onRequest: (socket: Socket, head: string) => void): Promise<LoopbackServer> {
   const seen: SeenRequest[] = [];
   const server = createNetServer((socket) => {
     let head = '';
@@ -61,14 +61,14 @@ function serveRaw(onRequest: (socket: Socket) => void): Promise<LoopbackServer> 
       if (!head.includes('\r\n\r\n')) return;
       const [method = '', path = ''] = head.split(' ');
       seen.push({ method, path, authorization: /^authorization: *(.*)$/im.exec(head)?.[1] });
-      onRequest(socket);
+      onRequest(socket, head);
     });
   });
   return listen(server, seen);
 }
 
 /** The reference implementation's answer to a request: what a faithful target would send. */
-function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ReferenceResponse {
+export function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ReferenceResponse {
   const url = new URL(req.url ?? '/', 'http://loopback.invalid');
   return respond({
     method: req.method ?? 'GET',
@@ -80,7 +80,7 @@ function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>
   });
 }
 
-function bodyBytes(answer: ReferenceResponse): Buffer {
+export function bodyBytes(answer: ReferenceResponse): Buffer {
   return Buffer.from(answer.raw ? String(answer.body) : JSON.stringify(answer.body));
 }
 

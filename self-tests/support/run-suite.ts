@@ -21,8 +21,11 @@ export interface SuiteRun {
   report?: ConformanceReport;
 }
 
+/** A developer's proxy would carry the runs' requests to loopback targets away from them. */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+
 /** Variables the user's environment might hold (CI included), cleared so that each run sees only what a test gives it. */
-const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k.startsWith('ADMIN_API_CONFORMANCE_') || ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k));
+const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k.startsWith('ADMIN_API_CONFORMANCE_') || ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k) || PROXY_VARIABLES.includes(k.toUpperCase()));
 
 /** Signals the run's whole process group: the command, Playwright and its workers. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { makeThrowawayPki, type ThrowawayPki } from '../support/certificates.ts';
+import { runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
+import { httpsTarget } from '../support/staging-servers.ts';
+
+// Issue 12, transport: say what happened, the whole run. A certificate nobody configured the suite to
+// trust stops the run with one line that says so and names the setting that fixes it.
+
+let pki: ThrowawayPki;
+test.beforeAll(async () => {
+  pki = await makeThrowawayPki();
+});
+test.afterAll(() => pki.remove());
+
+test('a target whose certificate an unknown authority signed stops the run with one line pointing at CONFORMANCE_CA_FILE', async () => {
+  await withServer(httpsTarget(pki.server), async (target) => {
+    const run = await runAgainst(target.url, ['projects.response.json', 'auth.projects.missing-header']);
+    const output = run.stdout + run.stderr;
+    expect(run.exitCode, output).toBe(3);
+    expect(run.report?.verdict).toBe('error');
+    expect(run.report?.clauses.every((c) => c.status === 'errored')).toBe(true);
+    const line = `conformance run stopped: no request to ${target.url} got an answer: the certificate of ${new URL(target.url).host} is signed by an unknown authority: see CONFORMANCE_CA_FILE (UNABLE_TO_VERIFY_LEAF_SIGNATURE)`;
+    expect(run.report?.errors.join('\n')).toContain(line);
+    expect(output).toContain(line);
+    expect(output).not.toContain('could not be reached');
+    expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(target.seen).toEqual([]);
+    expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
+  });
+});
