@@ -126,6 +126,9 @@ function parseBaseUrl(raw: string): string {
 
 function parseToken(variable: string, raw: string): string {
   if (/[\s]/.test(raw)) throw new ConfigError(`${variable} contains white space or a line break; give the token alone`);
+  // An HTTP header carries visible ASCII only; the token itself is never quoted, only where it breaks.
+  const unfit = [...raw].findIndex((c) => c < '!' || c > '~');
+  if (unfit >= 0) throw new ConfigError(`${variable} holds a character an HTTP header cannot carry, at position ${unfit + 1}; give the token as the deployment issued it`);
   return raw;
 }
 
@@ -153,11 +156,20 @@ function parseSignupTokens(raw: string | undefined): string[] {
   return [...new Set(entries)];
 }
 
-function parsePositiveInt(variable: string, raw: string | undefined, fallback: number): number {
+function parsePositiveInt(variable: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${variable} must be a positive whole number, not "${raw}"`);
+  if (Number(raw) > max) throw new ConfigError(`${variable} must be at most ${max}, not ${raw}`);
   return Number(raw);
 }
+
+/** Bounds of the numeric settings: a timer holds at most 2^31 - 1 ms (a longer one fires at once), and a run stays a run. */
+const LIMITS = {
+  timeoutMs: 2 ** 31 - 1,
+  repeat: 1_000,
+  concurrency: 64,
+  maxBodyBytes: 2 ** 31 - 1,
+};
 
 /** A yes/no setting: true, false, or not given. */
 function parseSwitch(variable: string, raw: string | undefined): boolean | undefined {
@@ -225,11 +237,11 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   return {
     ...target,
     embedded,
-    timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000),
-    runTimeoutMs: parsePositiveInt('CONFORMANCE_RUN_TIMEOUT_MS', source.CONFORMANCE_RUN_TIMEOUT_MS, 10 * 60_000),
-    maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024),
-    repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1),
-    concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4),
+    timeoutMs: parsePositiveInt('CONFORMANCE_TIMEOUT_MS', source.CONFORMANCE_TIMEOUT_MS, 30_000, LIMITS.timeoutMs),
+    runTimeoutMs: parsePositiveInt('CONFORMANCE_RUN_TIMEOUT_MS', source.CONFORMANCE_RUN_TIMEOUT_MS, 10 * 60_000, LIMITS.timeoutMs),
+    maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024, LIMITS.maxBodyBytes),
+    repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1, LIMITS.repeat),
+    concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4, LIMITS.concurrency),
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,

@@ -31,7 +31,11 @@ function holderOf(lock: string): number | undefined {
  * run left there, and holds it until this process ends. A run killed before it could let go leaves a lock
  * whose process is gone, which the next run takes over.
  */
+/** Folders of virtual file systems: writing reports there fails, or does what no one meant. */
+const VIRTUAL = ['/proc', '/sys', '/dev'];
+
 export function takeReportFolder(dir: string): void {
+  if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`))) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
   try {
     mkdirSync(dir, { recursive: true });

@@ -17,6 +17,10 @@ function loadSeveral(files: string[], env: Record<string, string | undefined>, c
   const names = targets.map((t) => t.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${repeated}"; give each a distinct name`);
+  // Names that differ only in case or punctuation share a report folder: one target's reports would overwrite the other's.
+  const folders = names.map(slug);
+  const clash = folders.findIndex((f, i) => folders.indexOf(f) !== i);
+  if (clash >= 0) throw new ConfigError(`the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`);
   return targets;
 }
 

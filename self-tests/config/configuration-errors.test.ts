@@ -14,6 +14,8 @@ interface Mistake {
   /** The run's environment, given a loopback target that records requests and a scratch folder. */
   env(targetUrl: string, dir: string): Record<string, string>;
   line: string;
+  /** The mistake is in the report folder itself, so no report can be written there. */
+  noReport?: true;
 }
 
 const MISTAKES: Mistake[] = [
@@ -95,6 +97,48 @@ const MISTAKES: Mistake[] = [
     line: 'the target file $DIR/target.yaml: adminToken must be a string (quote it in YAML); known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations, caFile, clientCert, clientKey',
   },
   {
+    title: 'a report folder that is a file',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'reports'), 'not a folder');
+      return referenceTargetEnv(url, { CONFORMANCE_REPORT_DIR: path.join(dir, 'reports') });
+    },
+    line: 'CONFORMANCE_REPORT_DIR $DIR/reports is a file, not a folder',
+    noReport: true,
+  },
+  {
+    title: 'a report folder on a virtual file system',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_REPORT_DIR: '/proc/self/conformance' }),
+    line: 'CONFORMANCE_REPORT_DIR /proc/self/conformance lies on a virtual file system; give a folder on disk',
+    noReport: true,
+  },
+  {
+    title: 'a timeout beyond what a timer holds, which would fire at once',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_TIMEOUT_MS: String(2 ** 31) }),
+    line: 'CONFORMANCE_TIMEOUT_MS must be at most 2147483647, not 2147483648',
+  },
+  {
+    title: 'a huge repeat count',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_REPEAT: '99999999999999999999' }),
+    line: 'CONFORMANCE_REPEAT must be at most 1000, not 99999999999999999999',
+  },
+  {
+    title: 'a token an HTTP header cannot carry',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_ADMIN_TOKEN: 'tökenwith-umlaut-0123' }),
+    line: 'CONFORMANCE_ADMIN_TOKEN holds a character an HTTP header cannot carry, at position 2; give the token as the deployment issued it',
+  },
+  {
+    title: 'two target files whose names differ only in case',
+    env: (url, dir) => {
+      const files = ['Staging', 'staging'].map((name, i) => {
+        const file = path.join(dir, `t${i}.yaml`);
+        writeFileSync(file, `name: ${name}\nbaseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\n`);
+        return file;
+      });
+      return { CONFORMANCE_TARGETS: files.join(',') };
+    },
+    line: 'the targets "Staging" and "staging" would share the report folder targets/staging; give them names that differ in more than case or punctuation',
+  },
+  {
     title: 'a run timeout that is not a number',
     env: (url) => referenceTargetEnv(url, { CONFORMANCE_RUN_TIMEOUT_MS: '10m' }),
     line: 'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m"',
@@ -111,7 +155,8 @@ for (const mistake of MISTAKES) {
       expect(run.stderr).toBe(`conformance: configuration error: ${mistake.line.replace('$DIR', dir)}\n`);
       expect(run.stdout).toBe('');
       // No earlier verdict stands in the report folder: it says the run ended in a configuration error.
-      expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replace('$DIR', dir)}`] });
+      if (mistake.noReport) expect(run.report).toBeUndefined();
+      else expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replace('$DIR', dir)}`] });
       expect(target.seen).toEqual([]);
       expect(run.durationMs).toBeLessThan(60_000);
     } finally {
