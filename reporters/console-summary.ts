@@ -41,8 +41,8 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
-    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations, ${s.notJudged} not judged (of ${s.total})`,
-    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
+    `  MUST:    ${s.must.passed} passed of ${s.must.total}; ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
+    `  INFO:    ${s.observed} observed of ${s.total - s.must.total}, never judged; ${s.errored - s.must.errored} errored, ${s.notExercised - s.must.notExercised} not exercised, ${s.notJudged - s.must.notJudged} not judged`,
   ];
   lines.push(...consistencyLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);

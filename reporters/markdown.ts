@@ -1,5 +1,5 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { VERDICT_LABEL, verdictText } from './sections.ts';
+import { isAbsoluteLink, VERDICT_LABEL, verdictText } from './sections.ts';
 
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -8,6 +8,9 @@ function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
   return v ? `\`${v.request.method} ${v.request.path}\` → ${v.request.status}: at \`${v.pointer || '(response)'}\` received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
 }
+
+/** An absolute link as a Markdown link; any other kept as given, as text, since it would break in a comment. */
+const linkOf = (link: string | undefined) => (isAbsoluteLink(link) ? ` ([link](${link}))` : link ? ` (\`${cell(link)}\`)` : '');
 
 function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) => string): string[] {
   if (rows.length === 0) return [];
@@ -23,13 +26,15 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
-    '| | passed | failed | errored | not exercised | known deviations | not judged |',
-    '|---|---|---|---|---|---|---|',
-    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} | ${s.must.notJudged} |`,
-    `| all clauses | ${s.passed} | ${s.failed} | ${s.errored} | ${s.notExercised} | ${s.knownDeviations} | ${s.notJudged} |`,
+    `MUST clauses: ${s.must.passed} passed of ${s.must.total}; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.`,
+    '',
+    '| | passed | failed | errored | not exercised | known deviations | not judged | observed | of |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} | ${s.must.notJudged} | – | ${s.must.total} |`,
+    `| INFO | – | – | ${s.errored - s.must.errored} | ${s.notExercised - s.must.notExercised} | – | ${s.notJudged - s.must.notJudged} | ${s.observed} | ${s.total - s.must.total} |`,
     ...table('Failed', of('failed'), firstViolation),
     ...table('Errored', of('errored'), (c) => cell((c.evidence?.unevaluable[0]?.reason ?? c.reason ?? '').split('\n')[0])),
-    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${c.deviation!.link ? ` ([link](${c.deviation!.link}))` : ''}`),
+    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${linkOf(c.deviation!.link)}`),
     ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
     ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
     ...table('Not judged in this run (MUST)', of('not-judged').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
@@ -63,7 +68,7 @@ export function renderConformancePage(report: ConformanceReport): string {
     `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
     '',
     `${c.title}.`,
-    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${c.deviation.link ? ` (${c.deviation.link})` : ''}`] : []),
+    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${linkOf(c.deviation.link)}`] : []),
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);

@@ -30,7 +30,11 @@ export const STATUS_LABEL: Record<string, string> = {
   'not-exercised': 'not exercised',
   'known-deviation': 'known deviation',
   'not-judged': 'not judged',
+  observed: 'observed',
 };
+
+/** A deviation's link is kept as given, and shown as a link only when it is absolute: a relative one breaks in a page or a comment. */
+export const isAbsoluteLink = (link: string | undefined): link is string => link !== undefined && /^https?:\/\/[^\s]+$/i.test(link);
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', partial: 'PARTIAL', incomplete: 'INCOMPLETE' } as const;
 
