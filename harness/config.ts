@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.ts';
 import { merge, readVariables, targetVariables, type Merged, type Source } from './sources.ts';
 import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
+import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -28,6 +29,8 @@ export interface TargetConfig {
   deviations: KnownDeviation[];
   /** Settings of `.env` that a more explicit source overrides, to be shown once at the start of the run. */
   notices: string[];
+  /** The product under test as the vendor states it, when it does. */
+  product?: Product;
 }
 
 export { ConfigError };
@@ -70,9 +73,11 @@ const PATH_KEYS = new Set(['deviations']);
 
 function readTargetFile(file: string): Source {
   const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
-  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
+  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
   const out: Source = {};
   for (const [key, value] of Object.entries(read.value)) {
+    // The product block stands for the product variables (PRODUCT_VARIABLES).
+    if (key === 'product' && Object.assign(out, productSource(value as unknown as Record<string, string>))) continue;
     const text = Array.isArray(value) ? value.join(',') : String(value);
     out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
   }
@@ -80,7 +85,7 @@ function readTargetFile(file: string): Source {
 }
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */
-export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
+export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), ...Object.values(PRODUCT_VARIABLES), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
 
 const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 
@@ -211,6 +216,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
+  const product = productOf(source);
+  if (product && 'error' in product) throw new ConfigError(product.error);
   const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
   if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {
@@ -224,5 +231,6 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
+    product,
   };
 }

@@ -7,6 +7,7 @@ import { reportDirOf } from '../harness/sources.ts';
 import { loadTargets, slug } from '../harness/targets.ts';
 import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
+import { specDocument } from '../harness/document.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
@@ -89,6 +90,7 @@ function runFacts(tests: TestCase[], target: RunTarget): RunFacts {
     startedAt: log?.startedAt ?? new Date().toISOString(),
     requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
     deviations: target.config?.deviations ?? [],
+    product: target.config?.product,
   };
 }
 
@@ -157,6 +159,8 @@ export default class ConformanceReporter implements Reporter {
     return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
+      document: specDocument(),
+      product: facts.product,
       target: facts.target,
       startedAt: facts.startedAt,
       durationMs: result.duration,

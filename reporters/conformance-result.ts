@@ -1,6 +1,8 @@
 import type { Clause } from '../harness/catalogue.ts';
 import type { KnownDeviation } from '../harness/deviations.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
+import type { SpecDocument } from '../harness/document.ts';
+import type { Product } from '../harness/product.ts';
 import type { Consistency } from '../harness/repeat.ts';
 
 export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
@@ -43,6 +45,10 @@ export interface TargetInfo {
 export interface RunMeta {
   suiteVersion: string;
   contractsHash: string;
+  /** The document the contracts were derived from. */
+  document: SpecDocument;
+  /** The product under test, as its vendor states it. */
+  product?: Product;
   target: TargetInfo;
   startedAt: string;
   durationMs: number;
@@ -92,7 +98,9 @@ export const REPORT_VERSION = 2;
 export interface ConformanceReport {
   reportVersion: typeof REPORT_VERSION;
   suite: { name: string; version: string; contractsHash: string };
+  document: SpecDocument;
   target: TargetInfo;
+  product?: Product;
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
@@ -172,7 +180,9 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   return {
     reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    document: meta.document,
     target: meta.target,
+    product: meta.product,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
     verdict: verdictOf(summary.must, summary, completed, meta.consistency?.consistent ?? true),
@@ -190,12 +200,14 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
  * The report a run leaves in its folder before it judges anything: verdict incomplete, every clause not
  * judged. A run that dies before its reporter leaves this, never an earlier run's verdict.
  */
-export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'target' | 'startedAt'>): ConformanceReport {
+export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>): ConformanceReport {
   const clauses = catalogue.map((c): ClauseResult => ({ id: c.id, section: c.section, level: c.level, title: c.title, status: 'not-judged', reason: 'the run has not ended, or ended before its report' }));
   return {
     reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    document: meta.document,
     target: meta.target,
+    product: meta.product,
     startedAt: meta.startedAt,
     durationMs: 0,
     verdict: 'incomplete',

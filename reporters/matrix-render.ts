@@ -1,6 +1,6 @@
 import { STYLE } from './html-style.ts';
 import type { MatrixReport } from './matrix-result.ts';
-import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
+import { compareSections, documentText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
 const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -32,7 +32,7 @@ export function renderMatrixHtml(m: MatrixReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>Conformance matrix ${VERDICT_LABEL[m.verdict]}</title><style>${STYLE}${MATRIX_STYLE}</style></head>
 <body><main>
 <header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[m.verdict]}</span> ${m.targets.length} targets side by side</h1>
-<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}.</p></header>
+<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
 <table class="matrix" data-testid="matrix"><thead><tr><th>clause</th>${targetHeads(m)}</tr></thead><tbody>${rows(m)}</tbody></table>
 <footer>${m.completed ? 'The run completed.' : 'The run did not complete.'}${m.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}</footer>
 </main></body></html>
@@ -43,6 +43,8 @@ export function renderMatrixHtml(m: MatrixReport): string {
 export function renderMatrixMarkdown(m: MatrixReport): string {
   const lines = [
     `## Conformance matrix: ${VERDICT_LABEL[m.verdict]}, ${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass`,
+    '',
+    `Suite ${m.suite.version}, contracts \`${m.suite.contractsHash}\`. Document: ${documentText(m.document)}.`,
     '',
     '| target | verdict | MUST passed | failed | errored | not exercised | known deviations | of |',
     '|---|---|---|---|---|---|---|---|',

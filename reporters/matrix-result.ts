@@ -5,6 +5,7 @@ export interface MatrixReport {
   reportVersion: typeof REPORT_VERSION;
   kind: 'matrix';
   suite: ConformanceReport['suite'];
+  document: ConformanceReport['document'];
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
@@ -40,6 +41,7 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     reportVersion: REPORT_VERSION,
     kind: 'matrix',
     suite: first.suite,
+    document: first.document,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0],
     durationMs,
     verdict: verdictOf(reports.map((r) => r.report.verdict)),

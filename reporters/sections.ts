@@ -61,3 +61,14 @@ export function verdictText(report: VerdictFacts): string {
       }[report.verdict];
   return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }
+
+/** The product under test in words, as its vendor states it; the same in every rendering. */
+export function productText(product: { name: string; version?: string; vendor?: string; contact?: string } | undefined): string {
+  if (!product) return 'not stated (a product: block in the target file, or CONFORMANCE_PRODUCT_NAME and _VERSION, _VENDOR, _CONTACT)';
+  const vendor = product.vendor ? ` by ${product.vendor}` : '';
+  const contact = product.contact ? `; contact: ${product.contact}` : '';
+  return `${product.name}${product.version ? ` ${product.version}` : ''}${vendor}${contact}`;
+}
+
+/** The document in words: its title, the SHA-256 of its text and where that text was read from. */
+export const documentText = (d: { title: string; sha256: string; readFrom: string }) => `"${d.title}", SHA-256 ${d.sha256}, read from ${d.readFrom}`;

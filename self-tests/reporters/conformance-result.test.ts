@@ -8,6 +8,7 @@ const catalogue: Clause[] = [
   { id: 'c.info', section: '4.1', level: 'INFO', title: 'c' },
 ];
 const meta: RunMeta = {
+  document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
   suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
   startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
 };

@@ -20,6 +20,7 @@ const catalogue: Clause[] = [
   { id: 'e.info', section: '4.2', level: 'INFO', title: 'e' },
 ];
 const meta: RunMeta = {
+  document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
   suiteVersion: '0', contractsHash: '0123456789abcdef', target: { name: 't', baseUrl: 'http://t.invalid', embedded: false },
   startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], today: '2026-06-01',
   deviations: [
