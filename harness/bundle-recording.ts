@@ -1,3 +1,4 @@
+import { check, schemaFile } from './checked.ts';
 import type { ForbiddenCredential } from './config.ts';
 import type { Exchange } from './exchange.ts';
 import type { JudgeInput } from './answers.ts';
@@ -100,4 +101,19 @@ export function bundleRecording(recording: Recording, config: JudgeInput & { bas
 /** The recording the judge reads back from a bundle. */
 export function recordingOf(bundle: BundleRecording): Recording {
   return { run: bundle.run, startedAt: bundle.startedAt, exchanges: bundle.exchanges };
+}
+
+/** A bundle's exchanges.json, checked against its schema. */
+export function readBundleRecording(bytes: Buffer): BundleRecording {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error('the bundle\'s exchanges.json is not JSON');
+  }
+  const read = check<BundleRecording>(schemaFile('bundle-recording.schema.json'), parsed);
+  if (!read.ok) throw new Error(`the bundle's exchanges.json does not match harness/schemas/bundle-recording.schema.json: ${read.errors.join('; ')}`);
+  const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.value.facts);
+  if (!facts.ok) throw new Error(`the facts of the bundle's exchanges.json do not match harness/schemas/run-facts.schema.json: ${facts.errors.join('; ')}`);
+  return read.value;
 }

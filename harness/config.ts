@@ -31,6 +31,8 @@ export interface TargetConfig {
   notices: string[];
   /** The product under test as the vendor states it, when it does. */
   product?: Product;
+  /** A folder to write the evidence bundle to, instead of evidence.tar.gz beside the reports (CONFORMANCE_EVIDENCE_DIR). */
+  evidenceDir?: string;
 }
 
 export { ConfigError };
@@ -232,5 +234,6 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
     product,
+    evidenceDir: source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined,
   };
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from './config.ts';
+import { STAGED_RECORDING } from './bundle.ts';
+import { bundleRecording } from './bundle-recording.ts';
 import type { Exchange } from './exchange.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
@@ -43,6 +45,8 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   const consistency = config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined;
   const facts = runFacts(config, recording, secrets, consistency);
   writeRequestLog(config, recording, facts, secrets);
+  // The evidence bundle's exchanges, secrets as placeholders; the reporter bundles them with the reports.
+  writeFileSync(path.join(config.reportDir, STAGED_RECORDING), JSON.stringify(bundleRecording(recording, config, secrets, facts), null, 1));
   const problem = preflightProblem(config, recording);
   return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
 }

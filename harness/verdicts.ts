@@ -23,6 +23,8 @@ export interface RunFacts {
   consistency?: Consistency;
   /** The product under test, as its vendor states it. */
   product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges instead of asking a target (a replay). */
+  replay?: { bundle: string };
 }
 
 /** The judge's word on one clause, secrets replaced: all a test needs to replay it. */

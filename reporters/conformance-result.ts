@@ -49,6 +49,8 @@ export interface RunMeta {
   document: SpecDocument;
   /** The product under test, as its vendor states it. */
   product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges instead of asking a target. */
+  replay?: { bundle: string };
   target: TargetInfo;
   startedAt: string;
   durationMs: number;
@@ -101,6 +103,8 @@ export interface ConformanceReport {
   document: SpecDocument;
   target: TargetInfo;
   product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges (CONFORMANCE_REPLAY), not a live target. */
+  replay?: { bundle: string };
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
@@ -111,6 +115,17 @@ export interface ConformanceReport {
   consistency?: Consistency;
   completed: boolean;
   errors: string[];
+}
+
+/**
+ * What a clause's test ends with when it replays the judge's outcome (harness/replay.ts): a violation or an
+ * error fails it, a clause not exercised and an observation skip it. Verifying a bundle builds its report
+ * from these, as the reporter builds one from the tests.
+ */
+export function clauseRunOf(clause: Clause, outcome: JudgedStatus): ClauseRun {
+  if (outcome === 'not-exercised') return { clause: clause.id, status: 'skipped', outcome, skipReason: `not exercised: needs ${clause.needs ?? 'input the target did not provide'}` };
+  if (clause.level === 'INFO' && outcome === 'passed') return { clause: clause.id, status: 'skipped', outcome, skipReason: 'observed: recorded, never judged (the document leaves it open)' };
+  return { clause: clause.id, status: outcome === 'passed' ? 'passed' : 'failed', outcome };
 }
 
 // A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
@@ -183,6 +198,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     document: meta.document,
     target: meta.target,
     product: meta.product,
+    replay: meta.replay,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
     verdict: verdictOf(summary.must, summary, completed, meta.consistency?.consistent ?? true),
