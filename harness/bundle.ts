@@ -78,11 +78,12 @@ function readFolder(dir: string): BundleFiles {
 }
 
 /** Reads an archive in memory: nothing of it is written anywhere, so no entry can land outside a folder. */
-async function readArchive(file: string): Promise<BundleFiles> {
+function readArchive(file: string): BundleFiles {
   const files: BundleFiles = new Map();
   const problems: string[] = [];
-  await listTar({
+  listTar({
     file,
+    sync: true,
     onReadEntry: (entry) => {
       if (entry.type === 'Directory') return entry.resume();
       if (entry.type !== 'File') return void problems.push(`${entry.path} is a ${entry.type}, not a file`);
@@ -96,11 +97,11 @@ async function readArchive(file: string): Promise<BundleFiles> {
 }
 
 /** A bundle's files, from its archive or its folder. */
-export async function readBundle(where: string): Promise<BundleFiles> {
+export function readBundle(where: string): BundleFiles {
   if (!existsSync(where)) throw new Error(`no bundle at ${where}`);
   if (statSync(where).isDirectory()) return readFolder(where);
   try {
-    return await readArchive(where);
+    return readArchive(where);
   } catch (error) {
     throw new Error(`${where} is no readable bundle: ${(error as Error).message}`);
   }

@@ -33,6 +33,8 @@ export interface TargetConfig {
   product?: Product;
   /** A folder to write the evidence bundle to, instead of evidence.tar.gz beside the reports (CONFORMANCE_EVIDENCE_DIR). */
   evidenceDir?: string;
+  /** Set when the run judges an evidence bundle's exchanges instead of asking the target: the bundle as given, and its path. */
+  replay?: { bundle: string; file: string };
 }
 
 export { ConfigError };

@@ -1,4 +1,4 @@
-import { documentText, productText, VERDICT_LABEL, verdictText } from './sections.ts';
+import { documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 
@@ -41,6 +41,7 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
+    ...(report.replay ? [`  replay:  ${replayText(report.replay, report.startedAt)}`] : []),
     `  product: ${productText(report.product)}`,
     `  document: ${documentText(report.document)}; suite ${report.suite.version}, contracts ${report.suite.contractsHash}`,
     `  MUST:    ${s.must.passed} passed of ${s.must.total}; ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,

@@ -1,5 +1,5 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { compareSections, documentText, isAbsoluteLink, productText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
+import { compareSections, documentText, isAbsoluteLink, productText, replayText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
 import { STYLE } from './html-style.ts';
 
 const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -26,6 +26,7 @@ function header(r: ConformanceReport): string {
 </header>
 <section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
 <dl class="meta">
+${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}
 <dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
 <dt>Base URL</dt><dd>${esc(r.target.baseUrl)}</dd>
 <dt>Target's own version</dt><dd>${esc(version)}</dd>

@@ -1,5 +1,5 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { documentText, isAbsoluteLink, productText, VERDICT_LABEL, verdictText } from './sections.ts';
+import { documentText, isAbsoluteLink, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -27,6 +27,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
+    ...(report.replay ? ['', `This is ${cell(replayText(report.replay, report.startedAt)!)}.`] : []),
     '',
     `MUST clauses: ${s.must.passed} passed of ${s.must.total}; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.`,
     '',

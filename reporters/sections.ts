@@ -72,3 +72,7 @@ export function productText(product: { name: string; version?: string; vendor?: 
 
 /** The document in words: its title, the SHA-256 of its text and where that text was read from. */
 export const documentText = (d: { title: string; sha256: string; readFrom: string }) => `"${d.title}", SHA-256 ${d.sha256}, read from ${d.readFrom}`;
+
+/** What a replay says of itself, in every rendering: which bundle, and that nothing was sent. */
+export const replayText = (replay: { bundle: string } | undefined, startedAt: string) =>
+  replay ? `a replay of the evidence bundle ${replay.bundle}: no request was sent; the exchanges are those recorded at ${startedAt}` : undefined;

@@ -15,7 +15,7 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const result = verifyBundle(await readBundle(path.resolve(where[0])), { anyway });
+  const result = verifyBundle(readBundle(path.resolve(where[0])), { anyway });
   const { manifest } = result;
   process.stdout.write(`Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}\n`);
   if (result.refused) {
