@@ -33,6 +33,7 @@ export function placeholderInput(input: JudgeInput): BundleInput {
   return {
     signupTokens: input.signupTokens.map((_, i) => `$SIGNUP_TOKEN_${i + 1}`),
     forbidden: input.forbidden.map(({ credential, placeholder, operations }) => ({ credential, placeholder, operations })),
+    ...(input.openapiPath === undefined ? {} : { openapiPath: input.openapiPath }),
   };
 }
 

@@ -33,6 +33,8 @@ export interface TargetConfig {
   product?: Product;
   /** A folder to write the evidence bundle to, instead of evidence.tar.gz beside the reports (CONFORMANCE_EVIDENCE_DIR). */
   evidenceDir?: string;
+  /** Where the target publishes its OpenAPI description, to be fetched and compared with the document (CONFORMANCE_OPENAPI_PATH). */
+  openapiPath?: string;
   /** Set when the run judges an evidence bundle's exchanges instead of asking the target: the bundle as given, and its path. */
   replay?: { bundle: string; file: string };
 }
@@ -70,6 +72,7 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
   maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
   deviations: 'CONFORMANCE_DEVIATIONS',
+  openapiPath: 'CONFORMANCE_OPENAPI_PATH',
 };
 
 /** Keys whose value is a path, read relative to the target file that names it. */
@@ -167,6 +170,13 @@ function parseSwitch(variable: string, raw: string | undefined): boolean | undef
   throw new ConfigError(`${variable} must be true or false, not "${raw}"`);
 }
 
+/** A path below the base URL, never another address: the description is the target's own. */
+function parseOpenapiPath(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\/[^\s#]*$/.test(raw) || raw.startsWith('//')) throw new ConfigError(`CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "${raw}"`);
+  return raw;
+}
+
 export const EMBEDDED_NAME = 'embedded reference target';
 
 /**
@@ -236,6 +246,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
     product,
+    openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir: source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined,
   };
 }

@@ -48,3 +48,9 @@ export function requestPlan(config: { signupTokens: string[]; forbidden: Pick<Fo
     ...config.forbidden.flatMap((f) => f.operations.map((operation) => get(path(operation), f.credential))),
   ];
 }
+
+/**
+ * The one request of a run beyond the two operations, sent only when asked (CONFORMANCE_OPENAPI_PATH): the
+ * target's own OpenAPI description, fetched without a token, as a published description is public.
+ */
+export const descriptionRequest = (openapiPath: string): ExchangeRequest => get(openapiPath, 'none');

@@ -52,6 +52,7 @@ export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): 
     embedded: target.embedded,
     deviations: ownDeviations ? settings.deviations : recorded.facts.deviations,
     product: recorded.facts.product,
+    openapiPath: recorded.input.openapiPath,
     replay: { bundle: bundleArg, file: bundle },
   };
   return { multi: false, targets: [config], reportDir: settings.reportDir };

@@ -59,8 +59,21 @@ function evidenceOf(c: ClauseResult): string[] {
   ]);
 }
 
+type DriftObservation = { description: Record<string, unknown>; operation?: string; differences: { at: string; kind: string; document: string; description: string }[] };
+
+const isDrift = (o: unknown): o is DriftObservation => typeof o === 'object' && o !== null && Array.isArray((o as DriftObservation).differences);
+
+/** A description's drift as a list, one difference a line: the document's word, then the description's. */
+function driftLines(c: ClauseResult, o: DriftObservation): string[] {
+  const head = `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(o.description)}\`${o.operation ? `, ${o.operation}` : ''}; ${o.differences.length} difference(s)`;
+  return [head, ...o.differences.map((d) => `  - \`${d.at}\` (${d.kind}): the document: ${cell(d.document)}; the description: ${cell(d.description)}`)];
+}
+
 function observationLines(report: ConformanceReport): string[] {
-  return report.clauses.filter((c) => c.level === 'INFO').map((c) => `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(c.evidence?.observations ?? c.reason ?? null)}\``);
+  return report.clauses.filter((c) => c.level === 'INFO').flatMap((c) => {
+    const o = c.evidence?.observations;
+    return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(o ?? c.reason ?? null)}\``];
+  });
 }
 
 /** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
