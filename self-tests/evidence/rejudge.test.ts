@@ -16,11 +16,11 @@ const ORIGIN = 'http://reference.invalid';
 const FACTS: RunFacts = { target: { name: 'reference', baseUrl: ORIGIN, embedded: false }, startedAt: '', requests: { count: 0, methods: ['GET'] }, deviations: [] };
 
 /** The live verdicts and evidence of a variant, and those judged again from its bundle, written and read back as a file would be. */
-function judgedTwice(variant: Variant | undefined) {
-  const recording = recordInProcess(variant);
-  const secrets = createSecrets(REFERENCE_INPUT);
-  const live = judge(recording, REFERENCE_INPUT);
-  const bundle = JSON.parse(JSON.stringify(bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: ORIGIN }, secrets, FACTS))) as BundleRecording;
+function judgedTwice(variant: Variant | undefined, input: typeof REFERENCE_INPUT = REFERENCE_INPUT) {
+  const recording = recordInProcess(variant, input);
+  const secrets = createSecrets(input);
+  const live = judge(recording, input);
+  const bundle = JSON.parse(JSON.stringify(bundleRecording(recording, { ...input, baseUrl: ORIGIN }, secrets, FACTS))) as BundleRecording;
   const again = judge(recordingOf(bundle), bundle.input);
   const bundleSecrets = createSecrets(placeholderSecrets(bundle.input));
   const evidence = (checks: typeof live, s: typeof secrets) => checks.map((c) => JSON.parse(JSON.stringify(clauseEvidence(c, s), (k, v) => (k === 'durationMs' ? undefined : v))));
@@ -43,6 +43,14 @@ test('re-judging the bundle of the reference target and of every variant gives e
     expect(again.map((c) => [c.clause, c.outcome]), name).toEqual(live.map((c) => [c.clause, c.outcome]));
     expect(bundleEvidence, name).toEqual(liveEvidence);
   }
+});
+
+test('with the target\'s description fetched, its drift is observed alike on the bundle', () => {
+  const { live, again, bundle } = judgedTwice(undefined, { ...REFERENCE_INPUT, openapiPath: '/docs/openapi.json' });
+  expect(bundle.input.openapiPath).toBe('/docs/openapi.json');
+  const drift = (checks: typeof live) => checks.filter((c) => c.clause.endsWith('description-drift')).map((c) => [c.outcome, c.observations]);
+  expect(drift(again)).toEqual(drift(live));
+  expect(drift(live).map(([outcome]) => outcome)).toEqual(['passed', 'passed']);
 });
 
 test('a secret written with JSON escapes inside a string is redacted as a value, and nothing else in the body changes', () => {
