@@ -213,9 +213,9 @@ function configuredTarget(source: Source, baseUrlRaw: string) {
 }
 
 /** The embedded target's configuration once it has announced where it listens and which tokens fit it. */
-export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[] }): TargetConfig {
+export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[]; openapiPath?: string }): TargetConfig {
   const forbidden = forbiddenCredentials(announced.forbiddenTokens, announced.forbiddenTokensSignup, []);
-  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens };
+  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens, openapiPath: announced.openapiPath };
 }
 
 /** Forbidden credentials from lists of tokens: refused by both operations, by the signup-token one only, by the projects one only. */

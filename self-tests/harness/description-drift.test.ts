@@ -81,7 +81,8 @@ test('the drift clauses observe the fetched description, and are not exercised w
     expect(checks.get(id)?.outcome).toBe('passed');
     expect(checks.get(id)?.observations).toMatchObject({ description: { path: '/docs/openapi.json', status: 200, openapi: '3.1.0' }, differences: [] });
   }
-  const notAsked = new Map(judge(recordInProcess(undefined), REFERENCE_INPUT).map((c) => [c.clause, c.outcome]));
+  const unasked = { ...REFERENCE_INPUT, openapiPath: undefined };
+  const notAsked = new Map(judge(recordInProcess(undefined, unasked), unasked).map((c) => [c.clause, c.outcome]));
   expect(notAsked.get('projects.observe.description-drift')).toBe('not-exercised');
   const missing = { ...REFERENCE_INPUT, openapiPath: '/no/such/description.json' };
   const unread = judge(recordInProcess(undefined, missing), missing).find((c) => c.clause === 'projects.observe.description-drift');

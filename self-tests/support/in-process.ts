@@ -5,6 +5,7 @@ import { judge } from '../../harness/judge.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/plan.ts';
 import type { Recording } from '../../harness/recording.ts';
 import type { Outcome } from '../../harness/verdict.ts';
+import { DESCRIPTION_PATH } from '../../reference-server/description.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { answer, serialise, type Variant } from '../../reference-server/server.ts';
 
@@ -17,6 +18,8 @@ export const REFERENCE_INPUT: JudgeInput & { adminToken: string; forbidden: Forb
   adminToken: REFERENCE_FIXTURES.adminToken,
   signupTokens: [...REFERENCE_FIXTURES.signupTokens],
   forbidden: forbiddenCredentials([REFERENCE_FIXTURES.forbiddenToken], [REFERENCE_FIXTURES.viewerToken], []),
+  // The reference implementation publishes its own description, as the embedded target announces.
+  openapiPath: DESCRIPTION_PATH,
 };
 
 const ORIGIN = 'http://reference.invalid';
