@@ -35,6 +35,8 @@ function usage() {
 Usage:
   admin-api-conformance [-- <playwright options>]     run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
   admin-api-conformance merge <blob folder>          merge shards' blob reports into the whole report; exit by its verdict
+  admin-api-conformance verify <bundle> [--anyway]   check an evidence bundle offline: its digests, then every clause judged
+                                                     again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -111,9 +113,21 @@ function main(argv) {
     if (!ours[1]) return fail('merge needs the folder holding the shards\' blob reports');
     return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(ours[1])]);
   }
+  if (ours[0] === 'verify') return runVerify([...ours.slice(1), ...passed]);
   const rest = ours[0] === 'run' ? ours.slice(1) : ours;
   // Anything else is Playwright's: `npm run conformance -- --grep @MUST` works as `admin-api-conformance -- --grep @MUST`.
   return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
+}
+
+/**
+ * Verifies an evidence bundle with this suite's judge, in a child process: a clone runs the TypeScript
+ * sources through tsx (a development dependency of a clone), the installed package its build.
+ */
+function runVerify(args) {
+  const script = path.join(SUITE, 'reporters', `verify-command${EXT}`);
+  const loader = EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
+  child.on('close', (code, signal) => process.exit(signal ? EXIT[signal] ?? EXIT.noVerdict : code ?? EXIT.noVerdict));
 }
 
 function fail(message) {

@@ -4,6 +4,7 @@ import type { Check } from './check.ts';
 import { RESOURCE_CHECKS } from './2-resources.ts';
 import { FIELD_OBSERVATIONS } from './2-fields-observed.ts';
 import { STATE_CHECKS } from './3-states.ts';
+import { DESCRIPTION_OBSERVATIONS } from './4-description-drift.ts';
 import { SIGNUP_TOKEN_CHECKS } from './4.1-signup-token.ts';
 import { PROJECTS_CHECKS } from './4.2-projects.ts';
 import { AUTHENTICATION_CHECKS } from './5-authentication.ts';
@@ -19,6 +20,7 @@ export const CHECKS: Check[] = [
   ...STATE_CHECKS,
   ...SIGNUP_TOKEN_CHECKS,
   ...PROJECTS_CHECKS,
+  ...DESCRIPTION_OBSERVATIONS,
   ...AUTHENTICATION_CHECKS,
   ...ERROR_CHECKS,
   ...VERSIONING_CHECKS,

@@ -10,6 +10,8 @@ import type { ClauseCheck } from './verdict.ts';
 export interface JudgeInput {
   signupTokens: string[];
   forbidden: Pick<ForbiddenCredential, 'credential' | 'placeholder' | 'operations'>[];
+  /** Where the target publishes its own OpenAPI description, when the run was asked to fetch it. */
+  openapiPath?: string;
 }
 
 /** A body read as JSON, or why not; `unjudgeable` when no verdict can rest on it (too deep to judge). */

@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.ts';
 import { merge, readVariables, targetVariables, type Merged, type Source } from './sources.ts';
 import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
+import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -32,6 +33,14 @@ export interface TargetConfig {
   notices: string[];
   /** How requests reach the target: proxies, a private certificate authority, a client certificate. */
   network: NetworkSettings;
+  /** The product under test as the vendor states it, when it does. */
+  product?: Product;
+  /** A folder to write the evidence bundle to, instead of evidence.tar.gz beside the reports (CONFORMANCE_EVIDENCE_DIR). */
+  evidenceDir?: string;
+  /** Where the target publishes its OpenAPI description, to be fetched and compared with the document (CONFORMANCE_OPENAPI_PATH). */
+  openapiPath?: string;
+  /** Set when the run judges an evidence bundle's exchanges instead of asking the target: the bundle as given, and its path. */
+  replay?: { bundle: string; file: string };
 }
 
 export { ConfigError };
@@ -70,6 +79,7 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   caFile: 'CONFORMANCE_CA_FILE',
   clientCert: 'CONFORMANCE_CLIENT_CERT',
   clientKey: 'CONFORMANCE_CLIENT_KEY',
+  openapiPath: 'CONFORMANCE_OPENAPI_PATH',
 };
 
 /** Keys whose value is a path, read relative to the target file that names it. */
@@ -77,9 +87,11 @@ const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
 
 function readTargetFile(file: string): Source {
   const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
-  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${Object.keys(TARGET_FILE_KEYS).join(', ')}`);
+  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
   const out: Source = {};
   for (const [key, value] of Object.entries(read.value)) {
+    // The product block stands for the product variables (PRODUCT_VARIABLES).
+    if (key === 'product' && Object.assign(out, productSource(value as unknown as Record<string, string>))) continue;
     const text = Array.isArray(value) ? value.join(',') : String(value);
     out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
   }
@@ -87,7 +99,7 @@ function readTargetFile(file: string): Source {
 }
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */
-export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
+export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), ...Object.values(PRODUCT_VARIABLES), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
 // A staging network's certificate authority and client certificate usually serve all its targets alike.
 for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY']) PER_TARGET_VARIABLES.delete(variable);
 
@@ -179,6 +191,13 @@ function parseSwitch(variable: string, raw: string | undefined): boolean | undef
   throw new ConfigError(`${variable} must be true or false, not "${raw}"`);
 }
 
+/** A path below the base URL, never another address: the description is the target's own. */
+function parseOpenapiPath(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\/[^\s#]*$/.test(raw) || raw.startsWith('//')) throw new ConfigError(`CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "${raw}"`);
+  return raw;
+}
+
 export const EMBEDDED_NAME = 'embedded reference target';
 
 /**
@@ -215,9 +234,9 @@ function configuredTarget(source: Source, baseUrlRaw: string) {
 }
 
 /** The embedded target's configuration once it has announced where it listens and which tokens fit it. */
-export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[] }): TargetConfig {
+export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[]; openapiPath?: string }): TargetConfig {
   const forbidden = forbiddenCredentials(announced.forbiddenTokens, announced.forbiddenTokensSignup, []);
-  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens };
+  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens, openapiPath: announced.openapiPath };
 }
 
 /** Forbidden credentials from lists of tokens: refused by both operations, by the signup-token one only, by the projects one only. */
@@ -232,6 +251,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
+  const product = productOf(source);
+  if (product && 'error' in product) throw new ConfigError(product.error);
   const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
   if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {
@@ -246,6 +267,9 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
     network: parseNetwork({ ...networkEnvironment(env), ...source }, cwd),
+    product,
+    openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
+    evidenceDir: source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined,
   };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -13,9 +13,13 @@ export function loadSchemas(): Map<string, JsonSchema> {
   return new Map(files.map((f) => [f, JSON.parse(readFileSync(path.join(CONTRACTS_DIR, f), 'utf8')) as JsonSchema]));
 }
 
-/** A short hash of everything in contracts/, so a report says which contracts it was judged by. */
+/**
+ * A short hash of the files of contracts/ (the schemas and the catalogue), so a report says which contracts
+ * it was judged by. The document they come from, in contracts/spec/, has a hash of its own.
+ */
 export function contractsHash(): string {
   const hash = createHash('sha256');
-  for (const f of readdirSync(CONTRACTS_DIR).sort()) hash.update(f).update(readFileSync(path.join(CONTRACTS_DIR, f)));
+  const files = readdirSync(CONTRACTS_DIR).filter((f) => statSync(path.join(CONTRACTS_DIR, f)).isFile());
+  for (const f of files.sort()) hash.update(f).update(readFileSync(path.join(CONTRACTS_DIR, f)));
   return hash.digest('hex').slice(0, 16);
 }

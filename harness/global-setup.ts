@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from './config.ts';
+import { STAGED_RECORDING } from './bundle.ts';
+import { bundleRecording, recordingOf } from './bundle-recording.ts';
+import { replayedRecording } from './replay-bundle.ts';
 import type { Exchange } from './exchange.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
@@ -10,7 +13,7 @@ import { record, type Recording } from './recording.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
-import { VERDICTS_VARIABLE, runFacts, saveVerdicts, verdictsOf, type TargetVerdicts } from './verdicts.ts';
+import { VERDICTS_VARIABLE, runFacts, saveVerdicts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
 
 export const REQUEST_LOG = 'requests.json';
 
@@ -36,15 +39,27 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 
-/** Records one target's answers and judges every clause on them, in this process. */
+/** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
+function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
+  const bundle = replayedRecording(replay.file);
+  return { recording: recordingOf(bundle), consistency: bundle.facts.consistency };
+}
+
+/** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
 async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerdicts; problem?: string }> {
   const secrets = createSecrets(config);
-  const { recording, rounds } = await record(config);
-  const consistency = config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined;
-  const facts = runFacts(config, recording, secrets, consistency);
+  const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets);
+  const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
   writeRequestLog(config, recording, facts, secrets);
+  // The evidence bundle's exchanges, secrets as placeholders; the reporter bundles them with the reports.
+  writeFileSync(path.join(config.reportDir, STAGED_RECORDING), JSON.stringify(bundleRecording(recording, config, secrets, facts), null, 1));
   const problem = preflightProblem(config, recording);
   return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
+}
+
+async function recordLive(config: TargetConfig, secrets: Secrets): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
+  const { recording, rounds } = await record(config);
+  return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined };
 }
 
 /**
@@ -54,8 +69,8 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
 export default async function globalSetup(_config: FullConfig): Promise<() => void> {
   const { multi, targets } = loadTargets();
   // The embedded reference target runs in this process, and only while its answers are recorded.
-  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded) ? await startEmbeddedTarget() : undefined;
-  const configs = targets.map((t) => (t.embedded && embedded ? withEmbedded(t, embedded) : t));
+  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
+  const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
   const judged = await Promise.all(configs.map(judgeTarget)).finally(() => embedded?.close());
   for (const [i, { problem }] of judged.entries()) if (problem !== undefined) throw runStopped(multi ? `${configs[i].name}: ${problem}` : problem);
   const saved = saveVerdicts(Object.fromEntries(configs.map((c, i) => [multi ? c.name : '', judged[i].verdicts])));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Operation, TargetConfig } from './config.ts';
+import type { ForbiddenCredential, Operation } from './config.ts';
 import type { Credential, ExchangeRequest } from './exchange.ts';
 
 export const TOKEN_PATH = '/api/admin/invite-link/tokens/';
@@ -35,7 +35,7 @@ const get = (path: string, credential: Credential): ExchangeRequest => ({ method
 const OPERATIONS: Operation[] = ['signup-token', 'projects'];
 
 /** Every request of a run, fixed before the first is sent: GET only, to the two documented paths. */
-export function requestPlan(config: Pick<TargetConfig, 'signupTokens' | 'forbidden'>, run: RunSecrets): ExchangeRequest[] {
+export function requestPlan(config: { signupTokens: string[]; forbidden: Pick<ForbiddenCredential, 'credential' | 'operations'>[] }, run: RunSecrets): ExchangeRequest[] {
   const path = (operation: Operation) => authPath(operation, config.signupTokens, run);
   return [
     ...config.signupTokens.map((secret) => get(tokenPath(secret), 'admin')),
@@ -48,3 +48,9 @@ export function requestPlan(config: Pick<TargetConfig, 'signupTokens' | 'forbidd
     ...config.forbidden.flatMap((f) => f.operations.map((operation) => get(path(operation), f.credential))),
   ];
 }
+
+/**
+ * The one request of a run beyond the two operations, sent only when asked (CONFORMANCE_OPENAPI_PATH): the
+ * target's own OpenAPI description, fetched without a token, as a published description is public.
+ */
+export const descriptionRequest = (openapiPath: string): ExchangeRequest => get(openapiPath, 'none');

@@ -6,7 +6,7 @@ import type { Recording } from './recording.ts';
  * Conditions under which no data clause can be judged at all. The run stops at once with one line that
  * says what happened, rather than reporting every clause errored one by one.
  */
-export function preflightProblem(config: TargetConfig, recording: Recording): string | undefined {
+export function preflightProblem(config: Pick<TargetConfig, 'baseUrl'>, recording: Recording): string | undefined {
   const { exchanges } = recording;
   if (exchanges.length > 0 && exchanges.every((e) => e.failure !== undefined)) {
     // A status line means the target answered; the answer then broke off, or could not be read.

@@ -2,7 +2,7 @@ import type { TargetConfig } from './config.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import { send } from './http.ts';
 import { DIRECT, openNetwork } from './network.ts';
-import { makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
+import { descriptionRequest, makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
 
 export const SUITE_VERSION = '0.1.0';
 
@@ -43,7 +43,9 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
   const network = openNetwork(config.timeoutMs, config.embedded ? DIRECT : config.network);
   const options = { baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, userAgent: `admin-api-conformance/${SUITE_VERSION}`, tokenFor: credentials(config, run), network };
   const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
-  const answers = await bounded(tasks, config.concurrency).finally(() => network.close());
+  // The description, when asked for, is fetched once, whatever the number of rounds.
+  const described = config.openapiPath === undefined ? [] : [() => send(descriptionRequest(config.openapiPath!), options)];
+  const answers = await bounded([...tasks, ...described], config.concurrency).finally(() => network.close());
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
-  return { recording: { run, startedAt, exchanges: rounds[0] }, rounds };
+  return { recording: { run, startedAt, exchanges: [...rounds[0], ...answers.slice(tasks.length)] }, rounds };
 }

@@ -43,6 +43,8 @@ export async function replay(clause: Clause, testInfo: TestInfo): Promise<void> 
   const { outcome } = verdict;
   testInfo.annotations.push({ type: 'outcome', description: outcome });
   if (outcome === 'not-exercised') testInfo.skip(true, `not exercised: needs ${clause.needs ?? 'input the target did not provide'}`);
+  // The document leaves an INFO clause open: its observation is recorded, and no runner may count it passed.
+  if (clause.level === 'INFO' && outcome === 'passed') testInfo.skip(true, 'observed: recorded, never judged (the document leaves it open)');
   // A failure the target's deviations file accepts is an expected failure: JUnit and Playwright's own
   // summary then agree with the gate, and the worker is not restarted for it.
   const deviation = outcome === 'failed' ? activeDeviation(facts.deviations, clause.id) : undefined;

@@ -9,7 +9,7 @@ export const LOCK_FILE = '.conformance-run.lock';
  * What a run writes to its report folder, and so what the next run removes first. Only these: the
  * folder may be one the user keeps other files in.
  */
-const RUN_OUTPUT = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'requests.json', 'targets', 'blob-report', 'test-results'];
+const RUN_OUTPUT = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'requests.json', 'evidence.tar.gz', '.evidence-exchanges.json', 'targets', 'blob-report', 'test-results'];
 
 function isAlive(pid: number): boolean {
   try {

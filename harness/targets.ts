@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
+import { loadReplayTargets, REPLAY_VARIABLE } from './replay-bundle.ts';
 import { readVariables } from './sources.ts';
 
 /** Several target files, checked side by side in one run: one Playwright project each. */
@@ -35,6 +36,8 @@ export interface RunTargets {
 /** The run's targets: those of CONFORMANCE_TARGETS, or the one target of the other variables. */
 export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
   const vars = readVariables(env, cwd);
+  const replay = vars.env[REPLAY_VARIABLE] ?? vars.dotenv[REPLAY_VARIABLE];
+  if (replay) return loadReplayTargets(replay, env, cwd);
   const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
   if (!raw) {
     const config = loadConfig(env, cwd);

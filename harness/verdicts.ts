@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TargetConfig } from './config.ts';
 import type { KnownDeviation } from './deviations.ts';
+import type { Product } from './product.ts';
 import { clauseEvidence, type ClauseEvidence } from './evidence.ts';
 import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
@@ -20,6 +21,10 @@ export interface RunFacts {
   deviations: KnownDeviation[];
   /** Repeat mode: whether every round was answered alike, and latencies. */
   consistency?: Consistency;
+  /** The product under test, as its vendor states it. */
+  product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges instead of asking a target (a replay). */
+  replay?: { bundle: string };
 }
 
 /** The judge's word on one clause, secrets replaced: all a test needs to replay it. */
@@ -43,6 +48,7 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
     requests: { count: exchanges.length, methods: [...new Set(exchanges.map((e) => e.request.method))] },
     deviations: config.deviations,
     consistency,
+    product: config.product,
   }, secrets.redact);
 }
 

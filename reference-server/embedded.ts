@@ -1,3 +1,4 @@
+import { DESCRIPTION_PATH } from './description.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { startReferenceServer } from './server.ts';
 
@@ -10,6 +11,8 @@ export interface EmbeddedTarget {
   /** Tokens refused the signup token only. */
   forbiddenTokensSignup: string[];
   signupTokens: string[];
+  /** Where it publishes its own OpenAPI description. */
+  openapiPath: string;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export async function startEmbeddedTarget(): Promise<EmbeddedTarget> {
     forbiddenTokens: [REFERENCE_FIXTURES.forbiddenToken],
     forbiddenTokensSignup: [REFERENCE_FIXTURES.viewerToken],
     signupTokens: [...REFERENCE_FIXTURES.signupTokens],
+    openapiPath: DESCRIPTION_PATH,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

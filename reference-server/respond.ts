@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { buildSeed } from './seed.ts';
+import { DESCRIPTION_PATH, referenceDescription } from './description.ts';
 
 export interface ReferenceRequest {
   method: string;
@@ -69,6 +70,7 @@ function listProjects(request: ReferenceRequest): ReferenceResponse {
 /** The faithful behaviour of both operations, as a pure function of the request. */
 export function respond(request: ReferenceRequest): ReferenceResponse {
   if (request.path === '/health') return json(200, { health: 'GOOD' });
+  if (request.path === DESCRIPTION_PATH) return json(200, referenceDescription());
   const tokenMatch = TOKEN_PATH.exec(request.path);
   const known = tokenMatch !== null || request.path === PROJECTS_PATH;
   if (known && request.method !== 'GET') return json(405, errorBody('MethodNotAllowed', 'Only GET is served here.'));

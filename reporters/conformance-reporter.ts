@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
@@ -7,6 +7,7 @@ import { reportDirOf } from '../harness/sources.ts';
 import { loadTargets, slug } from '../harness/targets.ts';
 import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
+import { specDocument } from '../harness/document.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
@@ -17,6 +18,8 @@ import { buildConformanceReport, EXIT_CODE, type ClauseRun, type ConformanceRepo
 import { buildMatrixReport } from './matrix-result.ts';
 import { VERDICT_LABEL } from './sections.ts';
 import { consoleSummary } from './console-summary.ts';
+import { writeEvidenceBundle } from './evidence-bundle.ts';
+import { STAGED_RECORDING } from '../harness/bundle.ts';
 
 /** Where the command asks the reporter to leave the run's verdict and exit code. */
 export const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
@@ -89,6 +92,7 @@ function runFacts(tests: TestCase[], target: RunTarget): RunFacts {
     startedAt: log?.startedAt ?? new Date().toISOString(),
     requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
     deviations: target.config?.deviations ?? [],
+    product: target.config?.product,
   };
 }
 
@@ -151,35 +155,53 @@ export default class ConformanceReporter implements Reporter {
     return true;
   }
 
-  private reportOf(target: RunTarget, tests: TestCase[], result: FullResult): ConformanceReport {
+  private reportOf(target: RunTarget, tests: TestCase[], result: FullResult, today: string): ConformanceReport {
     const redact = target.config ? createRedactor(target.config) : (text: string) => text;
     const facts = runFacts(tests, target);
     return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
+      document: specDocument(),
+      product: facts.product,
+      replay: facts.replay,
       target: facts.target,
       startedAt: facts.startedAt,
       durationMs: result.duration,
       runStatus: result.status,
       runErrors: [...this.runErrors.map(redact), ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : [])],
       deviations: facts.deviations,
-      today: new Date().toISOString().slice(0, 10),
+      today,
       requests: facts.requests,
       shard: this.shard,
       consistency: facts.consistency,
     });
   }
 
+  /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */
+  private async bundle(report: ConformanceReport, target: RunTarget, run: { multi: boolean; reportDir: string }, result: FullResult, today: string): Promise<string> {
+    if (result.status === 'interrupted' || result.status === 'timedout') {
+      rmSync(path.join(target.reportDir, STAGED_RECORDING), { force: true });
+      return '  evidence: none, the run did not end\n';
+    }
+    const evidenceDir = target.config?.evidenceDir && (run.multi ? path.join(target.config.evidenceDir, slug(target.name)) : target.config.evidenceDir);
+    const junit = run.multi ? undefined : path.join(run.reportDir, 'junit.xml');
+    const bundle = await writeEvidenceBundle(report, { reportDir: target.reportDir, evidenceDir, junit, replayOf: report.replay?.bundle }, today);
+    return bundle.written ? `  evidence: ${bundle.written}\n` : '';
+  }
+
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const tests = this.suite?.allTests() ?? [];
     const run = runTargets(tests);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-    const reports = run.targets.map((target) => {
-      const report = this.reportOf(target, tests.filter((t) => projectOf(t) === target.name), result);
+    const today = new Date().toISOString().slice(0, 10);
+    const reports: { report: ConformanceReport; path: string }[] = [];
+    for (const target of run.targets) {
+      const report = this.reportOf(target, tests.filter((t) => projectOf(t) === target.name), result, today);
       const files = writeArtifacts(report, target.reportDir, run.multi ? undefined : stepSummary);
       process.stdout.write(consoleSummary(report, files));
-      return { report, path: path.relative(run.reportDir, path.join(target.reportDir, 'index.html')) };
-    });
+      process.stdout.write(await this.bundle(report, target, run, result, today));
+      reports.push({ report, path: path.relative(run.reportDir, path.join(target.reportDir, 'index.html')) });
+    }
     if (!run.multi) {
       const junit = path.join(run.reportDir, 'junit.xml');
       if (existsSync(junit)) process.stdout.write(`  report: ${junit}\n`);

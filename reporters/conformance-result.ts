@@ -1,11 +1,16 @@
 import type { Clause } from '../harness/catalogue.ts';
 import type { KnownDeviation } from '../harness/deviations.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
+import type { SpecDocument } from '../harness/document.ts';
+import type { Product } from '../harness/product.ts';
 import type { Consistency } from '../harness/repeat.ts';
 
 export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
-/** not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption). */
-export type ClauseStatus = JudgedStatus | 'known-deviation' | 'not-judged';
+/**
+ * not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption).
+ * observed: an INFO clause whose observation was recorded; the document leaves it open, so it never passes.
+ */
+export type ClauseStatus = JudgedStatus | 'known-deviation' | 'not-judged' | 'observed';
 /**
  * pass: every MUST clause of the catalogue judged and met (known deviations aside); fail: a MUST clause
  * violated; error: no verdict possible (errored clauses, an unreachable target, an interrupted run);
@@ -40,6 +45,12 @@ export interface TargetInfo {
 export interface RunMeta {
   suiteVersion: string;
   contractsHash: string;
+  /** The document the contracts were derived from. */
+  document: SpecDocument;
+  /** The product under test, as its vendor states it. */
+  product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges instead of asking a target. */
+  replay?: { bundle: string };
   target: TargetInfo;
   startedAt: string;
   durationMs: number;
@@ -77,22 +88,44 @@ export interface Counts {
   notExercised: number;
   knownDeviations: number;
   notJudged: number;
+  observed: number;
 }
 
+/** The counts of the catalogue's MUST clauses, and how many it has: the one denominator of every rendering. */
+export type MustCounts = Counts & { total: number };
+
+/** 2: INFO clauses are observed, never passed, and counted apart (summary.observed); must.total is the catalogue's. */
+export const REPORT_VERSION = 2;
+
 export interface ConformanceReport {
-  reportVersion: 1;
+  reportVersion: typeof REPORT_VERSION;
   suite: { name: string; version: string; contractsHash: string };
+  document: SpecDocument;
   target: TargetInfo;
+  product?: Product;
+  /** Set when the run judged an evidence bundle's exchanges (CONFORMANCE_REPLAY), not a live target. */
+  replay?: { bundle: string };
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
-  summary: Counts & { total: number; must: Counts };
+  summary: Counts & { total: number; must: MustCounts };
   clauses: ClauseResult[];
   requests?: RunMeta['requests'];
   shard?: string;
   consistency?: Consistency;
   completed: boolean;
   errors: string[];
+}
+
+/**
+ * What a clause's test ends with when it replays the judge's outcome (harness/replay.ts): a violation or an
+ * error fails it, a clause not exercised and an observation skip it. Verifying a bundle builds its report
+ * from these, as the reporter builds one from the tests.
+ */
+export function clauseRunOf(clause: Clause, outcome: JudgedStatus): ClauseRun {
+  if (outcome === 'not-exercised') return { clause: clause.id, status: 'skipped', outcome, skipReason: `not exercised: needs ${clause.needs ?? 'input the target did not provide'}` };
+  if (clause.level === 'INFO' && outcome === 'passed') return { clause: clause.id, status: 'skipped', outcome, skipReason: 'observed: recorded, never judged (the document leaves it open)' };
+  return { clause: clause.id, status: outcome === 'passed' ? 'passed' : 'failed', outcome };
 }
 
 // A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
@@ -103,6 +136,8 @@ function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedSt
   if (run === undefined) return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
   // A check skips itself only with a reason; one skipped without it never ran (the run timed out or stopped).
   if (run.status === 'skipped' && run.skipReason === undefined) return { status: 'not-judged', reason: `its test did not run: the run ended ${meta.runStatus}` };
+  // An observation is replayed as a skipped test, so that no runner counts it passed.
+  if (run.status === 'skipped' && run.outcome === 'passed') return { status: 'passed' };
   if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason!.replace(/^not exercised: /, '') };
   if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
   if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
@@ -124,8 +159,17 @@ function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefin
 
 function count(results: ClauseResult[]): Counts {
   const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
-  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation'), notJudged: of('not-judged') };
+  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation'), notJudged: of('not-judged'), observed: of('observed') };
 }
+
+function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
+  const must = clauses.filter((c) => c.level === 'MUST');
+  return { ...count(clauses), total: clauses.length, must: { ...count(must), total: must.length } };
+}
+
+/** The document leaves an INFO clause open: what it saw is an observation, never a pass. */
+const asObserved = (level: Clause['level'], judged: { status: JudgedStatus | 'not-judged'; reason?: string }) =>
+  level === 'INFO' && judged.status === 'passed' ? { ...judged, status: 'observed' as const } : judged;
 
 // Violations win over errors; the denominator is the catalogue, so a run that left a MUST clause out is never a pass.
 function verdictOf(must: Counts, all: Counts, completed: boolean, consistent: boolean): Verdict {
@@ -143,20 +187,22 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   const deviations = new Map(meta.deviations.map((d) => [d.clause, d]));
   const clauses = catalogue.map((c): ClauseResult => {
     const run = byClause.get(c.id);
-    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...statusOf(run, meta), evidence: run?.evidence };
+    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...asObserved(c.level, statusOf(run, meta)), evidence: run?.evidence };
     return withDeviation(result, deviations.get(c.id), meta.today);
   });
-  const all = count(clauses);
-  const must = count(clauses.filter((c) => c.level === 'MUST'));
+  const summary = summaryOf(clauses);
   const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
   return {
-    reportVersion: 1,
+    reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    document: meta.document,
     target: meta.target,
+    product: meta.product,
+    replay: meta.replay,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    verdict: verdictOf(must, all, completed, meta.consistency?.consistent ?? true),
-    summary: { ...all, total: clauses.length, must },
+    verdict: verdictOf(summary.must, summary, completed, meta.consistency?.consistent ?? true),
+    summary,
     clauses,
     requests: meta.requests,
     shard: meta.shard,
@@ -170,16 +216,18 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
  * The report a run leaves in its folder before it judges anything: verdict incomplete, every clause not
  * judged. A run that dies before its reporter leaves this, never an earlier run's verdict.
  */
-export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'target' | 'startedAt'>): ConformanceReport {
+export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>): ConformanceReport {
   const clauses = catalogue.map((c): ClauseResult => ({ id: c.id, section: c.section, level: c.level, title: c.title, status: 'not-judged', reason: 'the run has not ended, or ended before its report' }));
   return {
-    reportVersion: 1,
+    reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
+    document: meta.document,
     target: meta.target,
+    product: meta.product,
     startedAt: meta.startedAt,
     durationMs: 0,
     verdict: 'incomplete',
-    summary: { ...count(clauses), total: clauses.length, must: count(clauses.filter((c) => c.level === 'MUST')) },
+    summary: summaryOf(clauses),
     clauses,
     completed: false,
     errors: [],

@@ -1,4 +1,4 @@
-import { VERDICT_LABEL, verdictText } from './sections.ts';
+import { documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 
@@ -41,8 +41,11 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${report.target.name} (${report.target.baseUrl})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
-    `  clauses: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.notExercised} not exercised, ${s.knownDeviations} known deviations, ${s.notJudged} not judged (of ${s.total})`,
-    `  MUST:    ${s.must.passed} passed, ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
+    ...(report.replay ? [`  replay:  ${replayText(report.replay, report.startedAt)}`] : []),
+    `  product: ${productText(report.product)}`,
+    `  document: ${documentText(report.document)}; suite ${report.suite.version}, contracts ${report.suite.contractsHash}`,
+    `  MUST:    ${s.must.passed} passed of ${s.must.total}; ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
+    `  INFO:    ${s.observed} observed of ${s.total - s.must.total}, never judged; ${s.errored - s.must.errored} errored, ${s.notExercised - s.must.notExercised} not exercised, ${s.notJudged - s.must.notJudged} not judged`,
   ];
   lines.push(...consistencyLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);

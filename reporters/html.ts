@@ -1,5 +1,5 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
+import { compareSections, documentText, isAbsoluteLink, productText, replayText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
 import { STYLE } from './html-style.ts';
 
 const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,12 +22,15 @@ function header(r: ConformanceReport): string {
   const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
   return `<header class="verdict ${r.verdict}">
 <h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
-<p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.passed + s.must.failed + s.must.errored + s.must.notExercised + s.must.knownDeviations + s.must.notJudged}</b>.</p>
+<p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>
 </header>
-<section class="tiles" data-testid="counts">${tile('passed', s.passed, 'passed')}${tile('failed', s.failed, 'failed')}${tile('errored', s.errored, 'errored')}${tile('not exercised', s.notExercised, 'not-exercised')}${tile('known deviations', s.knownDeviations, 'known-deviation')}${tile('not judged', s.notJudged, 'not-judged')}</section>
+<section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
 <dl class="meta">
+${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}
+<dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
 <dt>Base URL</dt><dd>${esc(r.target.baseUrl)}</dd>
 <dt>Target's own version</dt><dd>${esc(version)}</dd>
+<dt>Document</dt><dd data-testid="document">${esc(documentText(r.document))}</dd>
 <dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
 <dt>Started</dt><dd>${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s</dd>
 <dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>${repeatRow(r)}
@@ -48,12 +51,12 @@ at <code>${esc(v.pointer || '(response)')}</code>: received <code>${esc(v.receiv
 function deviationHtml(c: ClauseResult): string {
   const d = c.deviation;
   if (!d) return '';
-  const link = d.link ? ` <a href="${esc(d.link)}">${esc(d.link)}</a>` : '';
+  const link = isAbsoluteLink(d.link) ? ` <a href="${esc(d.link)}">${esc(d.link)}</a>` : d.link ? ` (<code>${esc(d.link)}</code>)` : '';
   return `<p class="deviation">Known deviation (${esc(d.state)}${d.expires ? `, expires ${esc(d.expires)}` : ''}): ${esc(d.reason)}${link}</p>`;
 }
 
 function row(c: ClauseResult, open = false): string {
-  const detail = c.status === 'passed' ? '' : `${deviationHtml(c)}${c.status === 'not-exercised' || c.status === 'not-judged' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
+  const detail = c.status === 'passed' || c.status === 'observed' ? '' : `${deviationHtml(c)}${c.status === 'not-exercised' || c.status === 'not-judged' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
   const summary = `<span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span>`;
   return detail ? `<details class="clause"${open ? ' open' : ''} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>` : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
 }

@@ -1,5 +1,5 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { VERDICT_LABEL, verdictText } from './sections.ts';
+import { documentText, isAbsoluteLink, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -8,6 +8,9 @@ function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
   return v ? `\`${v.request.method} ${v.request.path}\` → ${v.request.status}: at \`${v.pointer || '(response)'}\` received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
 }
+
+/** An absolute link as a Markdown link; any other kept as given, as text, since it would break in a comment. */
+const linkOf = (link: string | undefined) => (isAbsoluteLink(link) ? ` ([link](${link}))` : link ? ` (\`${cell(link)}\`)` : '');
 
 function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) => string): string[] {
   if (rows.length === 0) return [];
@@ -23,13 +26,18 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
-    '| | passed | failed | errored | not exercised | known deviations | not judged |',
-    '|---|---|---|---|---|---|---|',
-    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} | ${s.must.notJudged} |`,
-    `| all clauses | ${s.passed} | ${s.failed} | ${s.errored} | ${s.notExercised} | ${s.knownDeviations} | ${s.notJudged} |`,
+    `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
+    ...(report.replay ? ['', `This is ${cell(replayText(report.replay, report.startedAt)!)}.`] : []),
+    '',
+    `MUST clauses: ${s.must.passed} passed of ${s.must.total}; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.`,
+    '',
+    '| | passed | failed | errored | not exercised | known deviations | not judged | observed | of |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| MUST | ${s.must.passed} | ${s.must.failed} | ${s.must.errored} | ${s.must.notExercised} | ${s.must.knownDeviations} | ${s.must.notJudged} | – | ${s.must.total} |`,
+    `| INFO | – | – | ${s.errored - s.must.errored} | ${s.notExercised - s.must.notExercised} | – | ${s.notJudged - s.must.notJudged} | ${s.observed} | ${s.total - s.must.total} |`,
     ...table('Failed', of('failed'), firstViolation),
     ...table('Errored', of('errored'), (c) => cell((c.evidence?.unevaluable[0]?.reason ?? c.reason ?? '').split('\n')[0])),
-    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${c.deviation!.link ? ` ([link](${c.deviation!.link}))` : ''}`),
+    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${linkOf(c.deviation!.link)}`),
     ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
     ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
     ...table('Not judged in this run (MUST)', of('not-judged').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
@@ -51,8 +59,21 @@ function evidenceOf(c: ClauseResult): string[] {
   ]);
 }
 
+type DriftObservation = { description: Record<string, unknown>; operation?: string; differences: { at: string; kind: string; document: string; description: string }[] };
+
+const isDrift = (o: unknown): o is DriftObservation => typeof o === 'object' && o !== null && Array.isArray((o as DriftObservation).differences);
+
+/** A description's drift as a list, one difference a line: the document's word, then the description's. */
+function driftLines(c: ClauseResult, o: DriftObservation): string[] {
+  const head = `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(o.description)}\`${o.operation ? `, ${o.operation}` : ''}; ${o.differences.length} difference(s)`;
+  return [head, ...o.differences.map((d) => `  - \`${d.at}\` (${d.kind}): the document: ${cell(d.document)}; the description: ${cell(d.description)}`)];
+}
+
 function observationLines(report: ConformanceReport): string[] {
-  return report.clauses.filter((c) => c.level === 'INFO').map((c) => `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(c.evidence?.observations ?? c.reason ?? null)}\``);
+  return report.clauses.filter((c) => c.level === 'INFO').flatMap((c) => {
+    const o = c.evidence?.observations;
+    return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(o ?? c.reason ?? null)}\``];
+  });
 }
 
 /** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
@@ -63,7 +84,7 @@ export function renderConformancePage(report: ConformanceReport): string {
     `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
     '',
     `${c.title}.`,
-    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${c.deviation.link ? ` (${c.deviation.link})` : ''}`] : []),
+    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${linkOf(c.deviation.link)}`] : []),
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);

@@ -1,15 +1,16 @@
-import type { ClauseStatus, ConformanceReport, Counts, Verdict } from './conformance-result.ts';
+import { REPORT_VERSION, type ClauseStatus, type ConformanceReport, type Counts, type MustCounts, type Verdict } from './conformance-result.ts';
 
 /** One run over several targets: each target's verdict and a target × clause matrix. */
 export interface MatrixReport {
-  reportVersion: 1;
+  reportVersion: typeof REPORT_VERSION;
   kind: 'matrix';
   suite: ConformanceReport['suite'];
+  document: ConformanceReport['document'];
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
   /** Clause outcomes added up over every target. */
-  summary: Counts & { total: number; must: Counts };
+  summary: Counts & { total: number; must: MustCounts };
   targets: { name: string; baseUrl: string; verdict: Verdict; summary: ConformanceReport['summary']; report: string }[];
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
   completed: boolean;
@@ -17,14 +18,14 @@ export interface MatrixReport {
 }
 
 // The row's status is the worst of its cells: one failing target is enough for the clause to fail.
-const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'not-judged', 'known-deviation', 'not-exercised', 'passed'];
+const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'not-judged', 'known-deviation', 'not-exercised', 'observed', 'passed'];
 const worst = (statuses: ClauseStatus[]) => SEVERITY.find((s) => statuses.includes(s)) ?? 'not-exercised';
 
 function add(a: Counts, b: Counts): Counts {
-  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations, notJudged: a.notJudged + b.notJudged };
+  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations, notJudged: a.notJudged + b.notJudged, observed: a.observed + b.observed };
 }
 
-const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0 };
+const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0, observed: 0 };
 
 /** The matrix passes only when every target passes; a violation anywhere wins over every lack of a verdict. */
 function verdictOf(verdicts: Verdict[]): Verdict {
@@ -37,16 +38,17 @@ function verdictOf(verdicts: Verdict[]): Verdict {
 export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number): MatrixReport {
   const first = reports[0].report;
   return {
-    reportVersion: 1,
+    reportVersion: REPORT_VERSION,
     kind: 'matrix',
     suite: first.suite,
+    document: first.document,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0],
     durationMs,
     verdict: verdictOf(reports.map((r) => r.report.verdict)),
     summary: {
       ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
       total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
-      must: reports.reduce((sum, r) => add(sum, r.report.summary.must), ZERO),
+      must: { ...reports.reduce((sum, r) => add(sum, r.report.summary.must), ZERO), total: reports.reduce((sum, r) => sum + r.report.summary.must.total, 0) },
     },
     targets: reports.map(({ report, path }) => ({ name: report.target.name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: path })),
     clauses: first.clauses.map((c) => {

@@ -1,6 +1,8 @@
 import { loadCatalogue } from '../harness/catalogue.ts';
 import { ConfigError } from '../harness/config-error.ts';
 import { contractsHash } from '../harness/contracts.ts';
+import { specDocument } from '../harness/document.ts';
+import type { Product } from '../harness/product.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
 import { takeReportFolder } from '../harness/report-folder.ts';
 import type { RunTargets } from '../harness/targets.ts';
@@ -10,15 +12,15 @@ import { incompleteReport, type ConformanceReport } from './conformance-result.t
 // The report folder belongs to one run: taken at its start, before any request, and holding an
 // incomplete verdict until the reporter writes the real one.
 
-function placeholder(target: ConformanceReport['target']): ConformanceReport {
-  return incompleteReport(loadCatalogue(), { suiteVersion: SUITE_VERSION, contractsHash: contractsHash(), target, startedAt: new Date().toISOString() });
+function placeholder(target: ConformanceReport['target'], product?: Product): ConformanceReport {
+  return incompleteReport(loadCatalogue(), { suiteVersion: SUITE_VERSION, contractsHash: contractsHash(), document: specDocument(), product, target, startedAt: new Date().toISOString() });
 }
 
 /** Takes every report folder of the run and leaves an incomplete report in each. */
 export function startRun(run: RunTargets): void {
   takeReportFolder(run.reportDir);
   for (const t of run.targets) {
-    const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded });
+    const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product);
     writeArtifacts(report, t.reportDir);
   }
   for (const notice of new Set(run.targets.flatMap((t) => t.notices))) process.stderr.write(`conformance: notice: ${notice}\n`);

@@ -30,7 +30,11 @@ export const STATUS_LABEL: Record<string, string> = {
   'not-exercised': 'not exercised',
   'known-deviation': 'known deviation',
   'not-judged': 'not judged',
+  observed: 'observed',
 };
+
+/** A deviation's link is kept as given, and shown as a link only when it is absolute: a relative one breaks in a page or a comment. */
+export const isAbsoluteLink = (link: string | undefined): link is string => link !== undefined && /^https?:\/\/[^\s]+$/i.test(link);
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', partial: 'PARTIAL', incomplete: 'INCOMPLETE' } as const;
 
@@ -57,3 +61,18 @@ export function verdictText(report: VerdictFacts): string {
       }[report.verdict];
   return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }
+
+/** The product under test in words, as its vendor states it; the same in every rendering. */
+export function productText(product: { name: string; version?: string; vendor?: string; contact?: string } | undefined): string {
+  if (!product) return 'not stated (a product: block in the target file, or CONFORMANCE_PRODUCT_NAME and _VERSION, _VENDOR, _CONTACT)';
+  const vendor = product.vendor ? ` by ${product.vendor}` : '';
+  const contact = product.contact ? `; contact: ${product.contact}` : '';
+  return `${product.name}${product.version ? ` ${product.version}` : ''}${vendor}${contact}`;
+}
+
+/** The document in words: its title, the SHA-256 of its text and where that text was read from. */
+export const documentText = (d: { title: string; sha256: string; readFrom: string }) => `"${d.title}", SHA-256 ${d.sha256}, read from ${d.readFrom}`;
+
+/** What a replay says of itself, in every rendering: which bundle, and that nothing was sent. */
+export const replayText = (replay: { bundle: string } | undefined, startedAt: string) =>
+  replay ? `a replay of the evidence bundle ${replay.bundle}: no request was sent; the exchanges are those recorded at ${startedAt}` : undefined;

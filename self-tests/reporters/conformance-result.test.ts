@@ -8,6 +8,7 @@ const catalogue: Clause[] = [
   { id: 'c.info', section: '4.1', level: 'INFO', title: 'c' },
 ];
 const meta: RunMeta = {
+  document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
   suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
   startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
 };
@@ -16,7 +17,7 @@ const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['o
 test('passes only when every MUST clause passed or was not exercised and nothing errored', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'skipped'), run('c.info', 'passed', 'passed')], meta);
   expect(report.verdict).toBe('pass');
-  expect(report.summary).toMatchObject({ passed: 2, failed: 0, errored: 0, notExercised: 1, must: { passed: 1, notExercised: 1 } });
+  expect(report.summary).toMatchObject({ passed: 1, observed: 1, failed: 0, errored: 0, notExercised: 1, total: 3, must: { passed: 1, notExercised: 1, total: 2 } });
 });
 
 test('a violation the judge recorded fails; a crash or a timeout is an error, never a violation', () => {

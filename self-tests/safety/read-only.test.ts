@@ -32,3 +32,15 @@ test('a default run sends only GET requests, to the two documented paths, each o
     expect(run.report?.requests).toEqual({ count: server.seen.length, methods: ['GET'] });
   });
 });
+
+test('asked for the target\'s OpenAPI description, a run sends one more GET, to that path, without a token, and observes the drift', async () => {
+  await withServer(recordingReference(), async (server) => {
+    const run = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }));
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const extra = server.seen.filter((r) => !DOCUMENTED.some((p) => p.test(r.path)));
+    expect(extra).toEqual([{ method: 'GET', path: '/docs/openapi.json', authorization: undefined }]);
+    expect(server.seen).toHaveLength(EXPECTED_REQUESTS + 1);
+    const drift = run.report?.clauses.find((c) => c.id === 'projects.observe.description-drift');
+    expect(drift).toMatchObject({ status: 'observed', evidence: { observations: { description: { path: '/docs/openapi.json', status: 200 }, differences: [] } } });
+  });
+});

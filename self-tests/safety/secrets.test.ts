@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { echoingSecrets, QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
 import { killGroup, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
@@ -44,13 +44,14 @@ function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
   return entries;
 }
 
-/** Every file under `dir`, zip files opened up, as (where, content) pairs. */
+/** Every file under `dir`, zip files opened up and gzip files (an evidence bundle) unpacked, as (where, content) pairs. */
 function contentsUnder(dir: string): [string, Buffer][] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .flatMap((entry): [string, Buffer][] => {
       const file = path.join(entry.parentPath, entry.name);
       const data = readFileSync(file);
+      if (file.endsWith('.gz')) return [[`${file}!`, gunzipSync(data)]];
       return file.endsWith('.zip') ? zipEntries(data).map(({ name, data: inner }): [string, Buffer] => [`${file}!${name}`, inner]) : [[file, data]];
     });
 }
@@ -72,7 +73,7 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
 }
 
 /** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
-async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean }> {
+async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean; bundled: boolean }> {
   const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
@@ -82,7 +83,8 @@ async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => R
     // Playwright's own output (traces included) goes to the temporary folder, the reports to the report folder.
     const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
     const traced = written.some(([where]) => where.includes('trace.zip!'));
-    return { run, traced, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [...new Set([admin, ...CANARIES])]) };
+    const bundled = written.some(([where]) => where.endsWith('evidence.tar.gz!'));
+    return { run, traced, bundled, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [...new Set([admin, ...CANARIES])]) };
   } finally {
     await server.close();
     for (const dir of [tmp, reportDir]) rmSync(dir, { recursive: true, force: true });
@@ -90,11 +92,13 @@ async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => R
 }
 
 test('no token appears in the terminal output or any file the run wrote, traces included, though the target quotes them everywhere', async () => {
-  const { run, leaks: found, traced } = await runAndScan(ADMIN);
+  const { run, leaks: found, traced, bundled } = await runAndScan(ADMIN);
   expect(run.exitCode, run.stdout + run.stderr).toBe(1);
   expect(run.report?.verdict).toBe('fail');
   expect(traced).toBe(true);
   expect(found).toEqual([]);
+  // The evidence bundle was there to look into: a tar, whose files it stores as they are.
+  expect(bundled).toBe(true);
   // The quoted secrets did reach the reports, as markers.
   const report = JSON.stringify(run.report);
   for (const marker of ['$TOKEN', '$FORBIDDEN_TOKEN', '$SIGNUP_TOKEN_1']) expect(report).toContain(marker);

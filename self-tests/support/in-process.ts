@@ -2,9 +2,10 @@ import type { JudgeInput } from '../../harness/answers.ts';
 import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config.ts';
 import type { Exchange } from '../../harness/exchange.ts';
 import { judge } from '../../harness/judge.ts';
-import { makeRunSecrets, requestPlan } from '../../harness/plan.ts';
+import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/plan.ts';
 import type { Recording } from '../../harness/recording.ts';
 import type { Outcome } from '../../harness/verdict.ts';
+import { DESCRIPTION_PATH } from '../../reference-server/description.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { answer, serialise, type Variant } from '../../reference-server/server.ts';
 
@@ -17,6 +18,8 @@ export const REFERENCE_INPUT: JudgeInput & { adminToken: string; forbidden: Forb
   adminToken: REFERENCE_FIXTURES.adminToken,
   signupTokens: [...REFERENCE_FIXTURES.signupTokens],
   forbidden: forbiddenCredentials([REFERENCE_FIXTURES.forbiddenToken], [REFERENCE_FIXTURES.viewerToken], []),
+  // The reference implementation publishes its own description, as the embedded target announces.
+  openapiPath: DESCRIPTION_PATH,
 };
 
 const ORIGIN = 'http://reference.invalid';
@@ -26,7 +29,8 @@ export function recordInProcess(variant: Variant | undefined, input = REFERENCE_
   const run = makeRunSecrets();
   const tokens = new Map<string, string>([['admin', input.adminToken], ['invalid', run.invalidToken]]);
   for (const f of input.forbidden) tokens.set(f.credential, f.token);
-  const exchanges = requestPlan(input, run).map((request): Exchange => {
+  const described = input.openapiPath === undefined ? [] : [descriptionRequest(input.openapiPath)];
+  const exchanges = [...requestPlan(input, run), ...described].map((request): Exchange => {
     const url = new URL(request.path, ORIGIN);
     const { status, headers, text } = serialise(answer({ method: 'GET', path: url.pathname, query: url.searchParams, authorization: tokens.get(request.credential), origin: ORIGIN, now }, variant));
     return { request, url: url.href, startedAt: now, durationMs: 0, status, contentType: headers['content-type'], location: headers.location, bodyText: text, bodyBytes: Buffer.byteLength(text) };

@@ -73,6 +73,10 @@ function targetFile(run: Run, baseUrl: string, adminToken: string, backendToken:
     `forbiddenTokenSignup: ${q(viewerToken)}   # a Viewer's personal access token: refused the signup token, may list projects`,
     `signupTokens: [${signupTokens.map((t) => q(t)).join(', ')}]   # live, expired, live with signed-up users`,
     'deviations: deviations.yaml',
+    'openapiPath: /docs/openapi.json   # Unleash publishes its own description here; its drift from the document is observed',
+    'product:',
+    '  name: Unleash (open-source unleash-server)',
+    `  version: ${q(run.version)}`,
     '',
   ].join('\n');
 }

@@ -1,0 +1,120 @@
+import { check, schemaFile } from './checked.ts';
+import type { ForbiddenCredential } from './config.ts';
+import type { Exchange } from './exchange.ts';
+import type { JudgeInput } from './answers.ts';
+import { requestPlan, type RunSecrets } from './plan.ts';
+import { keyOf, type Recording } from './recording.ts';
+import { redactValue, type Redactor, type Secrets } from './redact.ts';
+import type { RunFacts } from './verdicts.ts';
+
+// The recording an evidence bundle keeps: every answer of the judged round, with each secret replaced by
+// its placeholder wherever it stood. The judge runs on it as it ran on the live answers, with the
+// placeholders for secrets, so that re-judging gives the same verdicts ("the secret returned equals the
+// one asked for" compares placeholder with placeholder).
+
+/** What a run's judge was given, as it stands in a bundle: secrets as their placeholders, never as values. */
+export interface BundleInput extends JudgeInput {
+  forbidden: Pick<ForbiddenCredential, 'credential' | 'placeholder' | 'operations'>[];
+}
+
+/** The recording of a bundle (exchanges.json): enough to judge every clause again, and nothing secret. */
+export interface BundleRecording {
+  startedAt: string;
+  /** The made-up values of the run: an invalid token no deployment issued and a secret no token has. */
+  run: RunSecrets;
+  input: BundleInput;
+  /** The run's facts as the reports had them (target, deviations, consistency in repeat mode, product). */
+  facts: RunFacts;
+  exchanges: Exchange[];
+}
+
+/** The judge's input of a run, with each secret replaced by its placeholder; taken field by field, never spread from a configuration. */
+export function placeholderInput(input: JudgeInput): BundleInput {
+  return {
+    signupTokens: input.signupTokens.map((_, i) => `$SIGNUP_TOKEN_${i + 1}`),
+    forbidden: input.forbidden.map(({ credential, placeholder, operations }) => ({ credential, placeholder, operations })),
+    ...(input.openapiPath === undefined ? {} : { openapiPath: input.openapiPath }),
+  };
+}
+
+/**
+ * The configuration a bundle is judged and redacted with: each token is its own placeholder, so the
+ * redactor turns the percent-encoded placeholders of the paths back into the placeholders the live run's
+ * reports show.
+ */
+export function placeholderSecrets(input: BundleInput): { adminToken: string; signupTokens: string[]; forbidden: ForbiddenCredential[] } {
+  return { adminToken: '$TOKEN', signupTokens: input.signupTokens, forbidden: input.forbidden.map((f) => ({ ...f, token: f.placeholder })) };
+}
+
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A body with every secret replaced, as values: raw and percent-encoded occurrences first (a marker keeps a
+ * JSON string valid), then every JSON string that holds an escape is decoded, redacted and, only if it held
+ * a secret, written again. Everything else stays byte for byte, so that the judge reads the same document.
+ */
+export function redactBody(text: string, redact: Redactor): string {
+  const raw = redact(text);
+  if (!raw.includes('\\')) return raw;
+  return raw.replace(STRING_LITERAL, (literal) => {
+    if (!literal.includes('\\')) return literal;
+    let value: unknown;
+    try {
+      value = JSON.parse(literal);
+    } catch {
+      return literal;
+    }
+    const safe = redact(value as string);
+    return safe === value ? literal : JSON.stringify(safe);
+  });
+}
+
+function redactExchange(exchange: Exchange, request: Exchange['request'], baseUrl: string, redact: Redactor): Exchange {
+  return {
+    ...exchange,
+    request,
+    url: redact(baseUrl) + request.path,
+    contentType: exchange.contentType === undefined ? undefined : redact(exchange.contentType),
+    versionHeaders: exchange.versionHeaders === undefined ? undefined : redactValue(exchange.versionHeaders, redact),
+    location: exchange.location === undefined ? undefined : redact(exchange.location),
+    bodyText: exchange.bodyText === undefined ? undefined : redactBody(exchange.bodyText, redact),
+    failure: exchange.failure === undefined ? undefined : redact(exchange.failure),
+  };
+}
+
+/**
+ * The bundle's recording of a live run. Each request is the one the plan makes for the placeholders
+ * (a path holds `%24SIGNUP_TOKEN_1` where it held the first secret, percent-encoded as every path
+ * parameter is); every other text has each secret replaced by its placeholder.
+ */
+export function bundleRecording(recording: Recording, config: JudgeInput & { baseUrl: string }, secrets: Secrets, facts: RunFacts): BundleRecording {
+  const input = placeholderInput(config);
+  const live = requestPlan(config, recording.run);
+  const stand = requestPlan(input, recording.run);
+  const requestOf = new Map(live.map((request, i) => [keyOf(request), stand[i]]));
+  const exchanges = recording.exchanges.map((e) => {
+    const request = requestOf.get(keyOf(e.request)) ?? { ...e.request, path: secrets.redact(e.request.path) };
+    return redactExchange(e, request, config.baseUrl, secrets.redact);
+  });
+  return { startedAt: recording.startedAt, run: recording.run, input, facts, exchanges };
+}
+
+/** The recording the judge reads back from a bundle. */
+export function recordingOf(bundle: BundleRecording): Recording {
+  return { run: bundle.run, startedAt: bundle.startedAt, exchanges: bundle.exchanges };
+}
+
+/** A bundle's exchanges.json, checked against its schema. */
+export function readBundleRecording(bytes: Buffer): BundleRecording {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error('the bundle\'s exchanges.json is not JSON');
+  }
+  const read = check<BundleRecording>(schemaFile('bundle-recording.schema.json'), parsed);
+  if (!read.ok) throw new Error(`the bundle's exchanges.json does not match harness/schemas/bundle-recording.schema.json: ${read.errors.join('; ')}`);
+  const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.value.facts);
+  if (!facts.ok) throw new Error(`the facts of the bundle's exchanges.json do not match harness/schemas/run-facts.schema.json: ${facts.errors.join('; ')}`);
+  return read.value;
+}

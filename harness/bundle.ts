@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { create as createTar, list as listTar } from 'tar';
+import { check, schemaFile } from './checked.ts';
+import type { SpecDocument } from './document.ts';
+import type { Product } from './product.ts';
+
+// An evidence bundle: the exchanges a run judged, secrets as placeholders, the run's reports, and a manifest
+// with the SHA-256 of every other file. A .tar.gz by default, a folder when asked.
+
+/** The archive a run leaves beside its reports. */
+export const BUNDLE_ARCHIVE = 'evidence.tar.gz';
+/** Where global setup leaves a target's redacted recording for the reporter to bundle. It holds no secret. */
+export const STAGED_RECORDING = '.evidence-exchanges.json';
+export const MANIFEST = 'manifest.json';
+export const EXCHANGES = 'exchanges.json';
+/** The reports of the run, under this folder of the bundle. */
+export const REPORTS = 'reports';
+
+export interface Manifest {
+  bundleVersion: 1;
+  suite: { name: string; version: string; contractsHash: string };
+  document: SpecDocument;
+  target: { name: string; baseUrl: string; embedded: boolean };
+  product?: Product;
+  /** When the bundle was made, and the day the run's known deviations were judged on. */
+  createdAt: string;
+  judgedOn: string;
+  verdict: string;
+  /** Each other file of the bundle, by its path inside it, with the SHA-256 of its bytes. */
+  files: Record<string, string>;
+  /** The bundle a replay run judged, when this run was one. */
+  replayOf?: string;
+}
+
+/** The files of a bundle, by path inside it. */
+export type BundleFiles = Map<string, Buffer>;
+
+export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** The bundle's files with their manifest, which names every other file by its digest. */
+export function withManifest(files: BundleFiles, about: Omit<Manifest, 'bundleVersion' | 'files'>): BundleFiles {
+  const digests = Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)).map(([name, bytes]) => [name, sha256(bytes)]));
+  const manifest: Manifest = { bundleVersion: 1, ...about, files: digests };
+  return new Map([[MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)], ...files]);
+}
+
+function writeFolder(dir: string, files: BundleFiles): void {
+  for (const [name, bytes] of files) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), bytes);
+  }
+}
+
+/** Writes the bundle as a folder: what an earlier bundle left there is removed first, and nothing else. */
+export function writeBundleFolder(dir: string, files: BundleFiles): void {
+  for (const name of [MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFolder(dir, files);
+}
+
+/** Writes the bundle as a gzipped tar, the manifest first, with no owner, mode or time of this machine in it. */
+export async function writeBundleArchive(file: string, files: BundleFiles): Promise<void> {
+  const staging = mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-'));
+  try {
+    writeFolder(staging, files);
+    await createTar({ gzip: true, file, cwd: staging, portable: true, noMtime: true }, [...files.keys()]);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function readFolder(dir: string): BundleFiles {
+  const names = readdirSync(dir, { recursive: true }).map(String).filter((name) => statSync(path.join(dir, name)).isFile());
+  return new Map(names.sort().map((name) => [name.split(path.sep).join('/'), readFileSync(path.join(dir, name))]));
+}
+
+/** Reads an archive in memory: nothing of it is written anywhere, so no entry can land outside a folder. */
+function readArchive(file: string): BundleFiles {
+  const files: BundleFiles = new Map();
+  const problems: string[] = [];
+  listTar({
+    file,
+    sync: true,
+    onReadEntry: (entry) => {
+      if (entry.type === 'Directory') return entry.resume();
+      if (entry.type !== 'File') return void problems.push(`${entry.path} is a ${entry.type}, not a file`);
+      const chunks: Buffer[] = [];
+      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+      entry.on('end', () => files.set(entry.path.replace(/^\.\//, ''), Buffer.concat(chunks)));
+    },
+  });
+  if (problems.length > 0) throw new Error(`the bundle ${file} holds more than files: ${problems.join('; ')}`);
+  return files;
+}
+
+/** A bundle's files, from its archive or its folder. */
+export function readBundle(where: string): BundleFiles {
+  if (!existsSync(where)) throw new Error(`no bundle at ${where}`);
+  if (statSync(where).isDirectory()) return readFolder(where);
+  try {
+    return readArchive(where);
+  } catch (error) {
+    throw new Error(`${where} is no readable bundle: ${(error as Error).message}`);
+  }
+}
+
+/** The manifest of a bundle, checked against its schema. */
+export function manifestOf(files: BundleFiles): Manifest {
+  const bytes = files.get(MANIFEST);
+  if (!bytes) throw new Error(`the bundle has no ${MANIFEST}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error(`the bundle's ${MANIFEST} is not JSON`);
+  }
+  const read = check<Manifest>(schemaFile('bundle-manifest.schema.json'), parsed);
+  if (!read.ok) throw new Error(`the bundle's ${MANIFEST} does not match harness/schemas/bundle-manifest.schema.json: ${read.errors.join('; ')}`);
+  return read.value;
+}
+
+/** Every file whose bytes are not those the manifest names, every file it names that is missing, every file it does not name. */
+export function digestProblems(files: BundleFiles, manifest: Manifest): string[] {
+  const problems: string[] = [];
+  for (const [name, digest] of Object.entries(manifest.files)) {
+    const bytes = files.get(name);
+    if (!bytes) problems.push(`${name}: missing, though the manifest names it`);
+    else if (sha256(bytes) !== digest) problems.push(`${name}: changed; its SHA-256 is ${sha256(bytes)}, the manifest says ${digest}`);
+  }
+  for (const name of files.keys()) if (name !== MANIFEST && !(name in manifest.files)) problems.push(`${name}: not in the manifest`);
+  return problems;
+}

@@ -1,0 +1,101 @@
+// What a schema says of a value, reduced to what the document's tables give: types, null, format, enum,
+// bounds, and for an object its fields and which are required. Contracts (JSON Schema 2020-12) and a
+// target's OpenAPI description (3.0 `nullable`, or 3.1 type lists) reduce to the same shape.
+
+export interface Shape {
+  /** The types other than null, sorted; empty when the schema says nothing of the type. */
+  types: string[];
+  nullable: boolean;
+  format?: string;
+  enum?: string[];
+  bounds: { minimum?: number; maximum?: number; minItems?: number };
+  fields?: Map<string, { shape: Shape; required: boolean }>;
+  items?: Shape;
+}
+
+type Node = Record<string, unknown>;
+
+/** Finds what a `$ref` points to: a pointer into the same document, or another document by name. */
+export type Resolve = (ref: string) => Node | undefined;
+
+const asNode = (value: unknown): Node => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : {});
+
+/** Follows `$ref`s and merges `allOf` into one node; a `$ref` that does not resolve is left as nothing known. */
+function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
+  let current = node;
+  while (typeof current.$ref === 'string') {
+    const target = resolve(current.$ref);
+    if (!target || seen.has(target)) return {};
+    seen.add(target);
+    const { $ref: _ref, ...rest } = current;
+    current = { ...target, ...rest };
+  }
+  if (!Array.isArray(current.allOf)) return current;
+  const parts = (current.allOf as unknown[]).map((part) => flatten(asNode(part), resolve, new Set(seen)));
+  const { allOf: _allOf, ...own } = current;
+  return parts.reduce<Node>((merged, part) => ({
+    ...part,
+    ...merged,
+    properties: { ...asNode(part.properties), ...asNode(merged.properties) },
+    required: [...((part.required as string[]) ?? []), ...((merged.required as string[]) ?? [])],
+  }), own);
+}
+
+/** The alternatives of a oneOf/anyOf, with `{type: null}` taken as "nullable". */
+function alternatives(node: Node): { options: Node[]; nullable: boolean } {
+  const list = ((node.oneOf ?? node.anyOf) as unknown[] | undefined)?.map(asNode) ?? [];
+  const isNull = (n: Node) => n.type === 'null' || (Array.isArray(n.type) && n.type.length === 1 && n.type[0] === 'null');
+  return { options: list.filter((n) => !isNull(n)), nullable: list.some(isNull) };
+}
+
+function typesOf(node: Node): { types: string[]; nullable: boolean } {
+  const raw = node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
+  const nullable = raw.includes('null') || node.nullable === true;
+  const types = raw.filter((t) => t !== 'null');
+  if (types.length === 0 && (node.properties !== undefined || node.required !== undefined)) types.push('object');
+  if (types.length === 0 && node.items !== undefined) types.push('array');
+  return { types: types.sort(), nullable };
+}
+
+/** The shape of a schema node; alternatives of an object (the owner kinds of 2.6) are merged into one. */
+export function shapeOf(schema: unknown, resolve: Resolve, seen = new Set<Node>()): Shape {
+  const node = flatten(asNode(schema), resolve, seen);
+  const { options, nullable: nullOption } = alternatives(node);
+  const { types, nullable } = typesOf(node);
+  const shape: Shape = { types, nullable: nullable || nullOption, bounds: {} };
+  if (typeof node.format === 'string') shape.format = node.format;
+  const values = node.const !== undefined ? [node.const] : (node.enum as unknown[] | undefined);
+  if (values) shape.enum = values.filter((v) => v !== null).map(String).sort();
+  for (const key of ['minimum', 'maximum', 'minItems'] as const) if (typeof node[key] === 'number') shape.bounds[key] = node[key] as number;
+  if (node.items !== undefined) shape.items = shapeOf(node.items, resolve, new Set(seen));
+  if (node.properties !== undefined || options.length > 0) shape.fields = fieldsOf(node, options, resolve, seen);
+  for (const option of options.map((o) => shapeOf(o, resolve, new Set(seen)))) mergeOption(shape, option);
+  return shape;
+}
+
+function fieldsOf(node: Node, options: Node[], resolve: Resolve, seen: Set<Node>): Shape['fields'] {
+  const required = new Set((node.required as string[] | undefined) ?? []);
+  const fields: NonNullable<Shape['fields']> = new Map();
+  for (const [name, sub] of Object.entries(asNode(node.properties))) fields.set(name, { shape: shapeOf(sub, resolve, new Set(seen)), required: required.has(name) });
+  // A field every alternative requires is required; one only some require is not.
+  const flat = options.map((o) => flatten(o, resolve, new Set(seen)));
+  for (const name of new Set(flat.flatMap((o) => Object.keys(asNode(o.properties))))) {
+    if (fields.has(name)) continue;
+    const everywhere = flat.every((o) => ((o.required as string[] | undefined) ?? []).includes(name));
+    fields.set(name, { shape: { types: [], nullable: false, bounds: {} }, required: everywhere || required.has(name) });
+  }
+  for (const name of required) if (!fields.has(name)) fields.set(name, { shape: { types: [], nullable: false, bounds: {} }, required: true });
+  return fields;
+}
+
+/** Folds one alternative into the shape: its fields' types, and a discriminator's values, add up. */
+function mergeOption(shape: Shape, option: Shape): void {
+  if (shape.types.length === 0) shape.types = option.types;
+  for (const [name, field] of option.fields ?? []) {
+    const mine = shape.fields?.get(name);
+    if (!mine) continue;
+    if (mine.shape.types.length === 0) mine.shape = { ...field.shape, enum: field.shape.enum && [...field.shape.enum] };
+    else if (field.shape.enum) mine.shape.enum = [...new Set([...(mine.shape.enum ?? []), ...field.shape.enum])].sort();
+    if (field.shape.nullable) mine.shape.nullable = true;
+  }
+}

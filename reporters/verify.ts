@@ -1,0 +1,94 @@
+import { loadCatalogue } from '../harness/catalogue.ts';
+import { digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/bundle.ts';
+import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/bundle-recording.ts';
+import { contractsHash } from '../harness/contracts.ts';
+import { specDocument } from '../harness/document.ts';
+import { judge } from '../harness/judge.ts';
+import { preflightProblem } from '../harness/preflight.ts';
+import { SUITE_VERSION } from '../harness/recording.ts';
+import { buildConformanceReport, clauseRunOf, type ConformanceReport } from './conformance-result.ts';
+
+// Verifying a bundle offline: its digests, then every clause judged again from its exchanges by this suite,
+// compared with the bundle's own report. Nothing is sent anywhere.
+
+export interface Verification {
+  manifest?: Manifest;
+  /** Why this suite does not judge the bundle: it was made by another suite, contracts or document. */
+  refused?: string;
+  /** Every way the bundle is not what it says: files, clause statuses, the verdict. Empty when it holds. */
+  differences: string[];
+  /** The report this suite gives the bundle's exchanges, when it judged them. */
+  rejudged?: ConformanceReport;
+  /** The clauses the run left out (a --grep, one shard), which verifying leaves out too. */
+  leftOut: string[];
+}
+
+/** Why this suite is not the one that made the bundle, if it is not. */
+function otherMaker(manifest: Manifest): string | undefined {
+  const here = { version: SUITE_VERSION, contractsHash: contractsHash(), document: specDocument().sha256 };
+  const there = { version: manifest.suite.version, contractsHash: manifest.suite.contractsHash, document: manifest.document.sha256 };
+  if (manifest.suite.name === 'admin-api-conformance' && JSON.stringify(here) === JSON.stringify(there)) return undefined;
+  return `the bundle was made by ${manifest.suite.name} ${there.version} with contracts ${there.contractsHash} and the document ${there.document.slice(0, 16)}…; this is admin-api-conformance ${here.version} with contracts ${here.contractsHash} and the document ${here.document.slice(0, 16)}…`;
+}
+
+function reportOf(files: BundleFiles): ConformanceReport {
+  const bytes = files.get(`${REPORTS}/conformance.json`);
+  if (!bytes) throw new Error(`the bundle has no ${REPORTS}/conformance.json`);
+  return JSON.parse(bytes.toString('utf8')) as ConformanceReport;
+}
+
+/** The report this suite gives the bundle's exchanges, judged as the run judged them, on the day it judged them. */
+export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Set<string>, shard?: string): ConformanceReport {
+  const catalogue = loadCatalogue();
+  const recording = recordingOf(bundle);
+  const problem = preflightProblem({ baseUrl: bundle.facts.target.baseUrl }, recording);
+  const outcomes = new Map(problem === undefined ? judge(recording, bundle.input).map((c) => [c.clause, c.outcome]) : []);
+  const runs = catalogue.filter((c) => outcomes.has(c.id) && !leftOut.has(c.id)).map((c) => clauseRunOf(c, outcomes.get(c.id)!));
+  return buildConformanceReport(catalogue, runs, {
+    suiteVersion: SUITE_VERSION,
+    contractsHash: contractsHash(),
+    document: specDocument(),
+    product: bundle.facts.product,
+    target: bundle.facts.target,
+    startedAt: bundle.startedAt,
+    durationMs: 0,
+    runStatus: 'passed',
+    runErrors: problem === undefined ? [] : [`conformance run stopped: ${problem}`],
+    deviations: bundle.facts.deviations,
+    today: manifest.judgedOn,
+    requests: bundle.facts.requests,
+    shard,
+    consistency: bundle.facts.consistency,
+  });
+}
+
+function statusDifferences(stated: ConformanceReport, found: ConformanceReport): string[] {
+  const differences: string[] = [];
+  const foundStatus = new Map(found.clauses.map((c) => [c.id, c.status]));
+  for (const c of stated.clauses) {
+    const status = foundStatus.get(c.id);
+    if (status === undefined) differences.push(`clause ${c.id}: the bundle's report has it, this suite's catalogue does not`);
+    else if (status !== c.status) differences.push(`clause ${c.id}: the bundle's report says ${c.status}, its exchanges give ${status}`);
+  }
+  for (const id of foundStatus.keys()) if (!stated.clauses.some((c) => c.id === id)) differences.push(`clause ${id}: missing from the bundle's report`);
+  if (stated.verdict !== found.verdict) differences.push(`verdict: the bundle's report says ${stated.verdict}, its exchanges give ${found.verdict}`);
+  return differences;
+}
+
+/**
+ * Verifies a bundle: its manifest's digests, then its report against the verdicts this suite gives its
+ * exchanges. A bundle made by another suite, contracts or document is refused unless `anyway`.
+ */
+export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } = {}): Verification {
+  const manifest = manifestOf(files);
+  const differences = digestProblems(files, manifest);
+  const refusal = otherMaker(manifest);
+  if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [] };
+  const stated = reportOf(files);
+  if (stated.verdict !== manifest.verdict) differences.push(`verdict: the manifest says ${manifest.verdict}, the bundle's report says ${stated.verdict}`);
+  const bytes = files.get(EXCHANGES);
+  if (!bytes) return { manifest, refused: refusal, differences: [...differences, `${EXCHANGES}: missing, so nothing can be judged again`], leftOut: [] };
+  const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
+  const rejudged = rejudge(readBundleRecording(bytes), manifest, new Set(leftOut), stated.shard);
+  return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged)], rejudged, leftOut };
+}

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { loadConfig } from '../../harness/config.ts';
+import { operationDrift, type Drift } from '../../harness/description-drift.ts';
+import { judge } from '../../harness/judge.ts';
+import { referenceDescription } from '../../reference-server/description.ts';
+import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+
+// Issue 13, point 6: a target's own OpenAPI description compared with the document, as data. Each case
+// changes the reference implementation's description (made from the contracts, so faithful) in one way
+// and names the differences that must be observed, and only those.
+
+type Description = ReturnType<typeof descriptionCopy>;
+const descriptionCopy = () => JSON.parse(JSON.stringify(referenceDescription())) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+
+const CASES: { description: string; operation: 'signup-token' | 'projects'; change(d: Description): void; differences: Pick<Drift, 'at' | 'kind'>[] }[] = [
+  { description: 'the faithful description differs in nothing', operation: 'signup-token', change: () => {}, differences: [] },
+  { description: 'the faithful description of the projects differs in nothing', operation: 'projects', change: () => {}, differences: [] },
+  {
+    description: 'OpenAPI 3.0 nullable: true says what a type list with null says',
+    operation: 'signup-token',
+    change: (d) => Object.assign(d.components.schemas['public-signup-token'].properties.url, { type: 'string', nullable: true }),
+    differences: [],
+  },
+  { description: 'a user field left out of the description', operation: 'signup-token', change: (d) => delete d.components.schemas.user.properties.isAPI, differences: [{ at: '200 users[].isAPI', kind: 'missing' }] },
+  { description: 'a field the document does not have', operation: 'signup-token', change: (d) => (d.components.schemas.role.properties.color = { type: 'string' }), differences: [{ at: '200 role.color', kind: 'added' }] },
+  { description: 'a required field described as optional', operation: 'signup-token', change: (d) => d.components.schemas['public-signup-token'].required.splice(2, 1), differences: [{ at: '200 name', kind: 'required' }] },
+  { description: 'a date-time without its format', operation: 'signup-token', change: (d) => delete d.components.schemas['public-signup-token'].properties.expiresAt.format, differences: [{ at: '200 expiresAt', kind: 'format' }] },
+  { description: 'an integer described as a number', operation: 'projects', change: (d) => (d.components.schemas.projects.properties.version.type = 'number'), differences: [{ at: '200 version', kind: 'type' }] },
+  { description: 'a field described as not nullable', operation: 'projects', change: (d) => (d.components.schemas.project.properties.archivedAt.type = 'string'), differences: [{ at: '200 projects[].archivedAt', kind: 'nullable' }] },
+  { description: 'an enum with a value of its own', operation: 'projects', change: (d) => d.components.schemas.project.properties.mode.enum.push('public'), differences: [{ at: '200 projects[].mode', kind: 'enum' }] },
+  {
+    description: 'health without its range and owners without their bound',
+    operation: 'projects',
+    change: (d) => {
+      const p = d.components.schemas.project.properties;
+      delete p.health.minimum;
+      delete p.health.maximum;
+      delete p.owners.minItems;
+    },
+    differences: [{ at: '200 projects[].health', kind: 'range' }, { at: '200 projects[].owners', kind: 'range' }],
+  },
+  {
+    description: 'the statuses listed, and an error answer without the error object',
+    operation: 'projects',
+    change: (d) => {
+      const responses = d.paths['/api/admin/projects'].get.responses;
+      responses[404] = { description: 'not found' };
+      responses[401] = { description: 'no body described' };
+    },
+    differences: [{ at: 'statuses', kind: 'statuses' }, { at: '401', kind: 'content' }],
+  },
+  {
+    description: 'the error object with name optional',
+    operation: 'signup-token',
+    change: (d) => d.components.schemas.error.required.splice(0, 1),
+    differences: [{ at: '401 name', kind: 'required' }, { at: '403 name', kind: 'required' }],
+  },
+];
+
+for (const c of CASES) {
+  test(`drift: ${c.description}`, () => {
+    const description = descriptionCopy();
+    c.change(description);
+    const { described, differences } = operationDrift(description, c.operation);
+    expect(described).toBe(true);
+    expect(differences.map(({ at, kind }) => ({ at, kind }))).toEqual(c.differences);
+  });
+}
+
+test('an operation the description leaves out is observed as not described', () => {
+  const description = descriptionCopy();
+  description.paths['/api/admin/invite-link/{secret}'] = description.paths['/api/admin/invite-link/tokens/{token}'];
+  delete description.paths['/api/admin/invite-link/tokens/{token}'];
+  expect(operationDrift(description, 'signup-token')).toEqual({ described: false, differences: [] });
+});
+
+test('the drift clauses observe the fetched description, and are not exercised when no path is given', () => {
+  const asked = { ...REFERENCE_INPUT, openapiPath: '/docs/openapi.json' };
+  const checks = new Map(judge(recordInProcess(undefined, asked), asked).map((c) => [c.clause, c]));
+  for (const id of ['signup-token.observe.description-drift', 'projects.observe.description-drift']) {
+    expect(checks.get(id)?.outcome).toBe('passed');
+    expect(checks.get(id)?.observations).toMatchObject({ description: { path: '/docs/openapi.json', status: 200, openapi: '3.1.0' }, differences: [] });
+  }
+  const unasked = { ...REFERENCE_INPUT, openapiPath: undefined };
+  const notAsked = new Map(judge(recordInProcess(undefined, unasked), unasked).map((c) => [c.clause, c.outcome]));
+  expect(notAsked.get('projects.observe.description-drift')).toBe('not-exercised');
+  const missing = { ...REFERENCE_INPUT, openapiPath: '/no/such/description.json' };
+  const unread = judge(recordInProcess(undefined, missing), missing).find((c) => c.clause === 'projects.observe.description-drift');
+  expect(unread?.observations).toMatchObject({ description: { problem: 'answered 404' } });
+});
+
+test('CONFORMANCE_OPENAPI_PATH is a path below the base URL, never another address', () => {
+  const target = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' };
+  expect(loadConfig({ ...target, CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }).openapiPath).toBe('/docs/openapi.json');
+  for (const bad of ['https://elsewhere.example/openapi.json', '//elsewhere.example/x', 'docs/openapi.json']) {
+    expect(() => loadConfig({ ...target, CONFORMANCE_OPENAPI_PATH: bad })).toThrow('CONFORMANCE_OPENAPI_PATH must be a path below the base URL');
+  }
+});
