@@ -115,6 +115,26 @@ export function projectsList(size: number, share: BrokenShare = 'none'): Project
   return { body: { version: 1, projects }, broken: positions.map((position, k) => ({ position, clause: BREAKAGES[k % BREAKAGES.length].clause })) };
 }
 
+// Projects serialised per slice: a list of hundreds of megabytes never exists as objects all at once.
+const SLICE = 10_000;
+
+/** The JSON text of `projectsList(size).body` (a valid list), built slice by slice. */
+export function projectsListText(size: number): string {
+  const random = seeded(0x5eed + size);
+  const slices: string[] = [];
+  for (let start = 0; start < size; start += SLICE) {
+    const projects = Array.from({ length: Math.min(SLICE, size - start) }, (_, k) => project(random, start + k));
+    slices.push(JSON.stringify(projects).slice(1, -1));
+  }
+  return `{"version":1,"projects":[${slices.join(',')}]}`;
+}
+
+/** How many projects make a valid list of about `bytes` bytes, from the mean size of a sample. */
+export function projectsForBytes(bytes: number): number {
+  const sample = 10_000;
+  return Math.floor((bytes / Buffer.byteLength(projectsListText(sample))) * sample);
+}
+
 /** Every date-time string of a list, as the suite's RFC 3339 check sees them. */
 export function dateTimesOf(body: ProjectsList['body']): string[] {
   const fields = ['createdAt', 'updatedAt', 'lastUpdatedAt', 'archivedAt', 'lastReportedFlagUsage'];

@@ -39,7 +39,11 @@ function projectIds(answers: Answers, exchange: Exchange): string[] | undefined 
   return Array.isArray(projects) ? projects.map((p) => String(field(p, 'id'))) : undefined;
 }
 
-const only = (ids: string[] | undefined, others: string[] | undefined) => ids?.filter((id) => !others?.includes(id)).slice(0, 50);
+// A set: lists of a hundred thousand projects are compared here.
+function only(ids: string[] | undefined, others: string[] | undefined): string[] | undefined {
+  const excluded = new Set(others ?? []);
+  return ids?.filter((id) => !excluded.has(id)).slice(0, 50);
+}
 
 // "Its effect and default: not shown."
 function archivedEffect(answers: Answers, check: ClauseCheck): void {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
@@ -39,6 +39,22 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 
+/**
+ * Writes a bundle's recording an exchange at a time: one JSON text of every body at once would pass the
+ * longest string a JavaScript engine holds (about 512 MiB) for a target with two large lists.
+ */
+function writeStaged(file: string, bundle: ReturnType<typeof bundleRecording>): void {
+  const { exchanges, ...rest } = bundle;
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify(rest).slice(0, -1)},"exchanges":[\n`);
+    exchanges.forEach((exchange, i) => writeSync(fd, `${i === 0 ? '' : ',\n'}${JSON.stringify(exchange)}`));
+    writeSync(fd, '\n]}\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
 function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
   const bundle = replayedRecording(replay.file);
@@ -52,7 +68,7 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
   writeRequestLog(config, recording, facts, secrets);
   // The evidence bundle's exchanges, secrets as placeholders; the reporter bundles them with the reports.
-  writeFileSync(path.join(config.reportDir, STAGED_RECORDING), JSON.stringify(bundleRecording(recording, config, secrets, facts), null, 1));
+  writeStaged(path.join(config.reportDir, STAGED_RECORDING), bundleRecording(recording, config, secrets, facts));
   const problem = preflightProblem(config, recording);
   return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
 }
