@@ -7,6 +7,7 @@ import type { Exchange } from './exchange.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
 import { record, type Recording } from './recording.ts';
+import { shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
@@ -31,7 +32,7 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
     bodyBytes: e.bodyBytes,
     failure: e.failure,
   }));
-  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, secrets.redact) };
+  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
   mkdirSync(config.reportDir, { recursive: true });
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
@@ -40,11 +41,11 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
 async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerdicts; problem?: string }> {
   const secrets = createSecrets(config);
   const { recording, rounds } = await record(config);
-  const consistency = config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined;
+  const consistency = config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined;
   const facts = runFacts(config, recording, secrets, consistency);
   writeRequestLog(config, recording, facts, secrets);
   const problem = preflightProblem(config, recording);
-  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
+  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && shown(problem, secrets) };
 }
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TargetConfig } from './config.ts';
 import type { KnownDeviation } from './deviations.ts';
-import { clauseEvidence, type ClauseEvidence } from './evidence.ts';
+import { clauseEvidence, shown, type ClauseEvidence } from './evidence.ts';
 import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { Consistency } from './repeat.ts';
@@ -43,11 +43,11 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
     requests: { count: exchanges.length, methods: [...new Set(exchanges.map((e) => e.request.method))] },
     deviations: config.deviations,
     consistency,
-  }, secrets.redact);
+  }, (text) => shown(text, secrets));
 }
 
 export function verdictsOf(checks: ClauseCheck[], secrets: Secrets, facts: RunFacts): TargetVerdicts {
-  const clauses = Object.fromEntries(checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && secrets.redact(c.crash) }]));
+  const clauses = Object.fromEntries(checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]));
   return { facts, clauses };
 }
 

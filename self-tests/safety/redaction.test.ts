@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { forbiddenCredentials } from '../../harness/config.ts';
-import { createRedactor } from '../../harness/redact.ts';
+import { cut } from '../../harness/evidence.ts';
+import { createRedactor, createSecrets } from '../../harness/redact.ts';
 import { unsafeToRedact } from '../../harness/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { base64Around, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms } from '../support/written-forms.ts';
@@ -86,6 +87,16 @@ for (const secret of SECRETS) {
     expect(left).toEqual([]);
   });
 }
+
+test('a secret straddling a cut is replaced before the cut; the cut never splits a marker', () => {
+  const secrets = createSecrets(CONFIG);
+  for (let at = 180; at <= 200; at++) {
+    const text = `${'x'.repeat(at)}${ADMIN}${'y'.repeat(300)}`;
+    const shown = cut(text, secrets, 200);
+    expect(shown).not.toContain(ADMIN.slice(0, 4));
+    expect(shown).toMatch(/^x+(\$TOKEN)?y*… \(\d+ characters in all\)$/);
+  }
+});
 
 const REFUSED: [string, string][] = [
   ['1', 'it has fewer than 8 characters'],
