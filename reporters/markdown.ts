@@ -1,12 +1,14 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
+import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
 import { VERDICT_LABEL, verdictText } from './sections.ts';
 
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// Every quoted string is escaped for Markdown (escape.ts): the target writes field names, values, reasons and headers.
+const cell = markdownText;
+const code = (text: string) => markdownCode(text, true);
 
 function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
-  return v ? `\`${v.request.method} ${v.request.path}\` → ${v.request.status}: at \`${v.pointer || '(response)'}\` received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
+  return v ? `${code(`${v.request.method} ${v.request.path}`)} → ${v.request.status}: at ${code(v.pointer || '(response)')} received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
 }
 
 function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) => string): string[] {
@@ -21,7 +23,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `## Conformance: ${VERDICT_LABEL[report.verdict]}, ${verdictText(report)}`,
     '',
-    `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
+    `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)}), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     '| | passed | failed | errored | not exercised | known deviations | not judged |',
     '|---|---|---|---|---|---|---|',
@@ -29,7 +31,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| all clauses | ${s.passed} | ${s.failed} | ${s.errored} | ${s.notExercised} | ${s.knownDeviations} | ${s.notJudged} |`,
     ...table('Failed', of('failed'), firstViolation),
     ...table('Errored', of('errored'), (c) => cell((c.evidence?.unevaluable[0]?.reason ?? c.reason ?? '').split('\n')[0])),
-    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${c.deviation!.link ? ` ([link](${c.deviation!.link}))` : ''}`),
+    ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${c.deviation!.link ? ` (${markdownLink('link', c.deviation!.link)})` : ''}`),
     ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
     ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
     ...table('Not judged in this run (MUST)', of('not-judged').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
@@ -44,15 +46,15 @@ function evidenceOf(c: ClauseResult): string[] {
   const e = c.evidence;
   if (!e) return [c.reason ? `- ${cell(c.reason)}` : ''];
   return e.violations.slice(0, 3).flatMap((v) => [
-    `- \`${v.request.method} ${v.request.path}\` (${v.request.credential} credential) → **${v.request.status}**, \`${v.request.contentType ?? 'no content-type'}\``,
-    `  - at \`${v.pointer || '(response)'}\`: received ${v.received}; the document requires ${v.required}`,
-    `  - reproduce: \`${v.request.curl}\``,
-    ...(v.request.bodyExcerpt ? ['  - body:', '', '    ```json', ...v.request.bodyExcerpt.split('\n').map((l) => `    ${l}`), '    ```', ''] : []),
+    `- ${markdownCode(`${v.request.method} ${v.request.path}`)} (${cell(v.request.credential)} credential) → **${v.request.status}**, ${markdownCode(v.request.contentType ?? 'no content-type')}`,
+    `  - at ${markdownCode(v.pointer || '(response)')}: received ${cell(v.received)}; the document requires ${cell(v.required)}`,
+    `  - reproduce: ${markdownCode(v.request.curl)}`,
+    ...(v.request.bodyExcerpt ? ['  - body:', '', ...markdownBlock(v.request.bodyExcerpt, 'json', '    '), ''] : []),
   ]);
 }
 
 function observationLines(report: ConformanceReport): string[] {
-  return report.clauses.filter((c) => c.level === 'INFO').map((c) => `- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(c.evidence?.observations ?? c.reason ?? null)}\``);
+  return report.clauses.filter((c) => c.level === 'INFO').map((c) => `- **${c.title}** (\`${c.id}\`): ${markdownCode(JSON.stringify(c.evidence?.observations ?? c.reason ?? null))}`);
 }
 
 /** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
@@ -63,7 +65,7 @@ export function renderConformancePage(report: ConformanceReport): string {
     `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
     '',
     `${c.title}.`,
-    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${c.deviation.link ? ` (${c.deviation.link})` : ''}`] : []),
+    ...(c.deviation ? ['', `Known deviation: ${cell(c.deviation.reason)}${c.deviation.link ? ` (${markdownLink(c.deviation.link, c.deviation.link)})` : ''}`] : []),
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);
@@ -71,7 +73,7 @@ export function renderConformancePage(report: ConformanceReport): string {
   return [
     renderMarkdown(report).trimEnd(),
     '',
-    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${reported}.`,
+    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${cell(reported)}.`,
     '',
     '## Clauses that did not pass',
     ...(sections.length > 0 ? sections : ['', 'None.']),

@@ -1,8 +1,10 @@
+import { html, markdownText } from './escape.ts';
 import { STYLE } from './html-style.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { compareSections, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
-const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
+const esc = html;
 
 const MATRIX_STYLE = `
 table.matrix { border-collapse: collapse; width: 100%; background: #fff; border-radius: 8px; font-size: 13px; }
@@ -46,11 +48,11 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
     '',
     '| target | verdict | MUST passed | failed | errored | not exercised | known deviations |',
     '|---|---|---|---|---|---|---|',
-    ...m.targets.map((t) => `| ${t.name} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} |`),
+    ...m.targets.map((t) => `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} |`),
   ];
   const notable = m.clauses.filter((c) => c.status !== 'passed');
   if (notable.length > 0) {
-    lines.push('', `| clause | ${m.targets.map((t) => t.name).join(' | ')} |`, `|---|${m.targets.map(() => '---|').join('')}`);
+    lines.push('', `| clause | ${m.targets.map((t) => markdownText(t.name)).join(' | ')} |`, `|---|${m.targets.map(() => '---|').join('')}`);
     lines.push(...notable.map((c) => `| \`${c.id}\` | ${m.targets.map((t) => STATUS_LABEL[c.byTarget[t.name]]).join(' | ')} |`));
   }
   return `${lines.join('\n')}\n`;
