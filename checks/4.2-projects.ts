@@ -33,10 +33,13 @@ function archivedAccepted(answers: Answers, check: ClauseCheck): void {
   checkArchivedAnswer(answers, check, answers.projects('?archived=false'));
 }
 
+// JSON text for anything but a string: String() would call a body's own "toString" or "valueOf" field, and throw.
+const idText = (id: unknown) => (typeof id === 'string' ? id : (JSON.stringify(id) ?? 'undefined'));
+
 function projectIds(answers: Answers, exchange: Exchange): string[] | undefined {
   const readable = answers.readable(exchange);
   const projects = readable.ok ? (readable.body.value as { projects?: unknown } | null)?.projects : undefined;
-  return Array.isArray(projects) ? projects.map((p) => String((p as { id?: unknown } | null)?.id)) : undefined;
+  return Array.isArray(projects) ? projects.map((p) => idText((p as { id?: unknown } | null)?.id)) : undefined;
 }
 
 const only = (ids: string[] | undefined, others: string[] | undefined) => ids?.filter((id) => !others?.includes(id)).slice(0, 50);
