@@ -40,7 +40,7 @@ async function listen(server: Server, seen: SeenRequest[]): Promise<LoopbackServ
 }
 
 /** An HTTP server on a free loopback port that records every request and hands it to `handler`. */
-function serveHttp(handler: Handler): Promise<LoopbackServer> {
+export function serveHttp(handler: Handler): Promise<LoopbackServer> {
   const seen: SeenRequest[] = [];
   const server = createHttpServer((req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
@@ -68,7 +68,7 @@ function serveRaw(onRequest: (socket: Socket) => void): Promise<LoopbackServer> 
 }
 
 /** The reference implementation's answer to a request: what a faithful target would send. */
-function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ReferenceResponse {
+export function faithfulAnswer(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ReferenceResponse {
   const url = new URL(req.url ?? '/', 'http://loopback.invalid');
   return respond({
     method: req.method ?? 'GET',
@@ -84,7 +84,7 @@ function bodyBytes(answer: ReferenceResponse): Buffer {
   return Buffer.from(answer.raw ? String(answer.body) : JSON.stringify(answer.body));
 }
 
-function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
+export function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
   res.writeHead(status, { ...headers, 'content-length': body.byteLength });
   res.end(body);
 }
@@ -202,62 +202,6 @@ export function redirectingTo(otherOrigin: string): Promise<LoopbackServer> {
 export function answeringWith(status: number, when: (req: IncomingMessage) => boolean = () => true): Promise<LoopbackServer> {
   const body = Buffer.from(JSON.stringify({ id: 'e1', name: 'Unexpected', message: `answered ${status} on purpose` }));
   return serveHttp((req, res) => (when(req) ? writeAnswer(res, status, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
-}
-
-/** The credentials and signup secrets a run is configured with. */
-export interface Secrets {
-  admin: string;
-  forbidden: string;
-  signup: string[];
-}
-
-function swapAll(text: string, pairs: [string, string][]): string {
-  return pairs.reduce((out, [from, to]) => out.split(from).join(to), text);
-}
-
-function echoDecorations(req: IncomingMessage, answer: ReferenceResponse): { status: number; headers: Record<string, string>; body: unknown } {
-  const url = new URL(req.url ?? '/', 'http://loopback.invalid');
-  const quoted = req.headers.authorization ?? '(none)';
-  const body = structuredClone(answer.body) as Record<string, unknown>;
-  if (answer.status === 200 && url.pathname === PROJECTS_PATH && url.searchParams.get('archived') === 'false') {
-    return { status: 302, headers: { location: `http://127.0.0.1:9/login?next=${encodeURIComponent(req.url ?? '/')}&token=${quoted}` }, body: '' };
-  }
-  if (answer.status === 403 && url.pathname === PROJECTS_PATH) return { status: 503, headers: answer.headers, body: { name: 'Unavailable', message: `backend refused token ${quoted}` } };
-  if (answer.status === 401 || answer.status === 403) body.message = `the token "${quoted}" may not do this`;
-  if (answer.status === 403) {
-    body.name = `NoAccessError for ${quoted}`;
-    return { status: 403, headers: { 'content-type': `application/json; charset=utf-8; requested-by=${quoted}` }, body };
-  }
-  if (answer.status === 404) Object.assign(body, { message: `no such token; you asked as ${quoted} (${encodeURIComponent(quoted)})`, url: `${url.origin}/login?token=${quoted}` });
-  if (answer.status === 200 && typeof body.secret === 'string') Object.assign(body, { url: `${body.url}&by=${quoted}`, expiresAt: quoted });
-  if (answer.status === 200 && Array.isArray(body.projects) && url.search === '') (body.projects[0] as Record<string, unknown>).mode = encodeURIComponent(quoted);
-  return { status: answer.status, headers: answer.headers, body };
-}
-
-/**
- * Accepts its own distinctive credentials and signup secrets in place of the reference ones, and quotes
- * them back everywhere it can: error messages and names, URL fields, a redirect's location, a version
- * header, a content-type parameter, values that break a clause (so they land in violations), plain and
- * percent-encoded.
- */
-export function echoingSecrets(secrets: Secrets): Promise<LoopbackServer> {
-  const toReference: [string, string][] = [
-    [secrets.admin, REFERENCE_FIXTURES.adminToken],
-    [secrets.forbidden, REFERENCE_FIXTURES.forbiddenToken],
-    ...secrets.signup.map((s, i): [string, string] => [s, REFERENCE_FIXTURES.signupTokens[i]]),
-  ];
-  const fromReference = toReference.map(([ours, theirs]): [string, string] => [theirs, ours]);
-  return serveHttp((req, res) => {
-    const authorization = req.headers.authorization;
-    const translated = {
-      method: req.method,
-      url: swapAll(req.url ?? '/', toReference.map(([ours, theirs]): [string, string] => [encodeURIComponent(ours), theirs])),
-      headers: { ...req.headers, authorization: authorization === undefined ? undefined : swapAll(authorization, toReference) },
-    };
-    const answer = echoDecorations(req, JSON.parse(swapAll(JSON.stringify(faithfulAnswer(translated)), fromReference)) as ReferenceResponse);
-    const headers = { ...answer.headers, 'x-app-version': `7.0.0 (as ${authorization ?? 'nobody'})` };
-    writeAnswer(res, answer.status, headers, Buffer.from(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)));
-  });
 }
 
 /** Starts a server, hands it to `use`, and closes it whatever happens. */
