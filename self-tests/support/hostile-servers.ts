@@ -204,6 +204,35 @@ export function answeringWith(status: number, when: (req: IncomingMessage) => bo
   return serveHttp((req, res) => (when(req) ? writeAnswer(res, status, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
 }
 
+/** Terminal sequences, bidi overrides, HTML and Markdown that a target may write into any text: shown, never obeyed. */
+export const HOSTILE_TEXT = '\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
+
+/** Field names every object inherits, and hostile text, as names of fields the document does not define. */
+export const HOSTILE_FIELD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', HOSTILE_TEXT];
+
+/**
+ * Faithful, except that it writes hostile text everywhere the suite quotes a target: the first project's
+ * mode and extra fields named after inherited properties and after the text, the 403's error name and
+ * content-type (a C1 control, as a header may hold one), the unknown token's error name, a version header.
+ */
+export function hostileText(): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    const answer = faithfulAnswer(req);
+    const headers: Record<string, string> = { ...answer.headers, 'x-app-version': '7.0.0 \u009b2J\u00ad' };
+    let text = JSON.stringify(answer.body);
+    if (isAdminProjectsRequest(req) && answer.status === 200) {
+      const body = answer.body as { projects: Record<string, unknown>[] };
+      body.projects[0].mode = HOSTILE_TEXT;
+      const extra = HOSTILE_FIELD_NAMES.map((name) => `${JSON.stringify(name)}:${JSON.stringify(HOSTILE_TEXT)}`).join(',');
+      text = JSON.stringify(body).replace('{"id"', `{${extra},"id"`);
+    } else if (answer.status === 403 || answer.status === 404) {
+      text = JSON.stringify({ ...(answer.body as object), name: HOSTILE_TEXT });
+      if (answer.status === 403) headers['content-type'] = 'application/json; charset=utf-8; x=\u009b31m';
+    }
+    writeAnswer(res, answer.status, headers, Buffer.from(text));
+  });
+}
+
 /** Starts a server, hands it to `use`, and closes it whatever happens. */
 export async function withServer<S extends LoopbackServer, T>(start: Promise<S>, use: (server: S) => Promise<T>): Promise<T> {
   const server = await start;
