@@ -33,10 +33,13 @@ function archivedAccepted(answers: Answers, check: ClauseCheck): void {
   checkArchivedAnswer(answers, check, answers.projects('?archived=false'));
 }
 
+// JSON text for anything but a string: String() would call a body's own "toString" or "valueOf" field, and throw.
+const idText = (id: unknown) => (typeof id === 'string' ? id : (JSON.stringify(id) ?? 'undefined'));
+
 function projectIds(answers: Answers, exchange: Exchange): string[] | undefined {
   const readable = answers.readable(exchange);
   const projects = readable.ok ? field(readable.body.value, 'projects') : undefined;
-  return Array.isArray(projects) ? projects.map((p) => String(field(p, 'id'))) : undefined;
+  return Array.isArray(projects) ? projects.map((p) => idText(field(p, 'id'))) : undefined;
 }
 
 // A set: lists of a hundred thousand projects are compared here.

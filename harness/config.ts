@@ -7,6 +7,7 @@ import { merge, readVariables, targetVariables, type Merged, type Source } from 
 import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
+import { checkRedactable } from './secret-rule.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -122,14 +123,17 @@ function mergeSources(env: Source, cwd: string, targetFile?: string): Merged & {
   return { ...merge({ env: vars.env, file, dotenv: vars.dotenv }, fileName), fileName };
 }
 
+/** Whether a message may quote a base URL: not when it may hold credentials (user:password@) or a query, where a token may be. */
+const quotable = (raw: string) => !/[@?#]/.test(raw);
+
 function parseBaseUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`CONFORMANCE_BASE_URL is not an absolute URL: "${raw}" (expected e.g. https://unleash.example.com)`);
+    throw new ConfigError(`CONFORMANCE_BASE_URL is not an absolute URL${quotable(raw) ? `: "${raw}"` : ''} (expected e.g. https://unleash.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://; it starts with "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://${quotable(raw) ? `; it starts with "${url.protocol}"` : ''}`);
   if (url.username || url.password) throw new ConfigError('CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN');
   if (url.search || url.hash) throw new ConfigError('CONFORMANCE_BASE_URL must not have a query or fragment: give the part before /api/admin');
   if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
@@ -253,6 +257,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
   const product = productOf(source);
   if (product && 'error' in product) throw new ConfigError(product.error);
+  if (!embedded) checkRedactable(target);
   const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
   if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {

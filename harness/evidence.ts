@@ -1,6 +1,7 @@
 import type { Exchange } from './exchange.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { ClauseCheck } from './verdict.ts';
+import { visible, type Layout } from './visible.ts';
 
 /** Bodies in evidence are cut to this many characters; received values to RECEIVED_CHARS. */
 export const BODY_EXCERPT_CHARS = 2000;
@@ -19,10 +20,21 @@ export function curlLine(exchange: Exchange, secrets: Secrets): string {
   return `curl -sS -i${auth} ${shellQuote(secrets.redact(exchange.url))}`;
 }
 
+/** A text of the target's as evidence shows it: hidden characters escaped (so that no escape can spell a secret after redaction), then every secret replaced. */
+export function shown(text: string, secrets: Secrets, layout: Layout = 'line'): string {
+  return secrets.redact(visible(text, layout));
+}
+
+// A cut that would split a marker or an escape ends before it.
+const OPEN_AT_CUT = /(?:\$[A-Z0-9_]*|\\(?:u\{?[0-9a-f]{0,5})?)$/;
+
 /** Redacts first, then cuts: a secret across the cut cannot leave a readable part behind. */
-export function cut(text: string, secrets: Secrets, chars: number): string {
-  const safe = secrets.redact(text);
-  return safe.length > chars ? `${safe.slice(0, chars)}… (${safe.length} characters in all)` : safe;
+export function cut(text: string, secrets: Secrets, chars: number, layout: Layout = 'line'): string {
+  const safe = shown(text, secrets, layout);
+  if (safe.length <= chars) return safe;
+  const head = safe.slice(0, chars);
+  const open = /[A-Za-z0-9_{}]/.test(safe[chars]) ? (OPEN_AT_CUT.exec(head)?.[0].length ?? 0) : 0;
+  return `${head.slice(0, chars - open)}… (${safe.length} characters in all)`;
 }
 
 export interface ExchangeEvidence {
@@ -36,15 +48,29 @@ export interface ExchangeEvidence {
   curl: string;
 }
 
+/** How much of a body is redacted before its excerpt is cut; a secret across this edge is caught by the redactor's edge rule. */
+const BODY_REDACTED_CHARS = 64 * 1024;
+
+// One exchange is quoted by many violations: its evidence is made once per set of secrets.
+const madeFor = new WeakMap<Secrets, WeakMap<Exchange, ExchangeEvidence>>();
+
 export function exchangeEvidence(exchange: Exchange, secrets: Secrets): ExchangeEvidence {
+  let made = madeFor.get(secrets);
+  if (!made) madeFor.set(secrets, (made = new WeakMap()));
+  let evidence = made.get(exchange);
+  if (!evidence) made.set(exchange, (evidence = makeExchangeEvidence(exchange, secrets)));
+  return evidence;
+}
+
+function makeExchangeEvidence(exchange: Exchange, secrets: Secrets): ExchangeEvidence {
   return {
     method: exchange.request.method,
-    path: secrets.redact(exchange.request.path),
+    path: shown(exchange.request.path, secrets),
     credential: exchange.request.credential,
     status: exchange.status,
     contentType: exchange.contentType === undefined ? undefined : cut(exchange.contentType, secrets, RECEIVED_CHARS),
     durationMs: exchange.durationMs,
-    bodyExcerpt: exchange.bodyText === undefined ? undefined : cut(exchange.bodyText.slice(0, 64 * 1024), secrets, BODY_EXCERPT_CHARS),
+    bodyExcerpt: exchange.bodyText === undefined ? undefined : cut(exchange.bodyText.slice(0, BODY_REDACTED_CHARS), secrets, BODY_EXCERPT_CHARS, 'block'),
     curl: curlLine(exchange, secrets),
   };
 }
@@ -56,14 +82,14 @@ export function clauseEvidence(check: ClauseCheck, secrets: Secrets) {
     outcome: check.outcome,
     instances: check.instances,
     violations: check.violations.map((v) => ({
-      pointer: secrets.redact(v.pointer),
+      pointer: shown(v.pointer, secrets),
       received: cut(v.received, secrets, RECEIVED_CHARS),
-      required: secrets.redact(v.required),
+      required: shown(v.required, secrets),
       request: exchangeEvidence(v.exchange, secrets),
     })),
     violationsCut: check.violationsCut,
     unevaluable: check.unevaluable.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
-    observations: check.observations === undefined ? undefined : redactValue(check.observations, secrets.redact),
+    observations: check.observations === undefined ? undefined : redactValue(check.observations, (text) => shown(text, secrets)),
   };
 }
 

@@ -10,6 +10,7 @@ import type { Exchange } from './exchange.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
 import { record, type Recording } from './recording.ts';
+import { shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
@@ -34,7 +35,7 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
     bodyBytes: e.bodyBytes,
     failure: e.failure,
   }));
-  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, secrets.redact) };
+  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
   mkdirSync(config.reportDir, { recursive: true });
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
@@ -70,12 +71,12 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   // The evidence bundle's exchanges, secrets as placeholders; the reporter bundles them with the reports.
   writeStaged(path.join(config.reportDir, STAGED_RECORDING), bundleRecording(recording, config, secrets, facts));
   const problem = preflightProblem(config, recording);
-  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && secrets.redact(problem) };
+  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && shown(problem, secrets) };
 }
 
 async function recordLive(config: TargetConfig, secrets: Secrets): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
   const { recording, rounds } = await record(config);
-  return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, secrets.redact) : undefined };
+  return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined };
 }
 
 /**

@@ -49,7 +49,8 @@ export function valueAt(data: unknown, pointer: string): unknown {
   let node = data;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    // Own keys only: a body's "constructor" or "__proto__" is a field like any other, and one it lacks is absent.
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
   }
   return node;
 }

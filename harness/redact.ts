@@ -1,4 +1,7 @@
 import type { TargetConfig } from './config.ts';
+import { decodedViews, originalSpan, type View } from './decoded-view.ts';
+import { needlesOf, type Needle } from './secret-forms.ts';
+import { MIN_SECRET_CHARS } from './secret-rule.ts';
 
 export type Redactor = (text: string) => string;
 
@@ -16,24 +19,112 @@ export function secretMarkers(config: SecretSource): [string, string][] {
   const pairs: [string, string][] = [[config.adminToken, '$TOKEN']];
   for (const f of config.forbidden) pairs.push([f.token, f.placeholder]);
   config.signupTokens.forEach((secret, i) => pairs.push([secret, `$SIGNUP_TOKEN_${i + 1}`]));
-  // Longest first, so a secret that contains another is replaced whole.
+  // Longest first, so that where one secret holds another, the whole one names the place.
   return pairs.filter(([secret]) => secret.length > 0).sort((a, b) => b[0].length - a[0].length);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A stretch of the original text that spells a secret, and the marker it becomes. */
+interface Found {
+  start: number;
+  end: number;
+  marker: string;
+  /** A part of a secret at an end of the text, rather than the whole secret. */
+  edge?: boolean;
 }
 
-/** Replaces every secret, also where it appears percent-encoded, with its marker. */
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+
+// The first characters of an escape whose rest a cut took away: "\u00", "%2", "&#4".
+const OPEN_ESCAPE = /(?:\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?)?|%[0-9a-fA-F]?|&#?[xX]?[0-9a-zA-Z]*|~)$/;
+
+/** A base64 match reaches over the characters that carry bits of the secret beside it, and over its padding. */
+function widened(text: string, from: number, to: number, needle: Needle): [number, number] {
+  let [start, end] = [from, to];
+  if (needle.before > 0 && start > 0 && BASE64_CHAR.test(text[start - 1])) start--;
+  if (needle.after > 0 && end < text.length && BASE64_CHAR.test(text[end])) end++;
+  for (let pad = 0; pad < 2 && text[end] === '='; pad++) end++;
+  return [start, end];
+}
+
+function occurrences(view: View, needle: Needle, marker: string, found: Found[]): void {
+  const { text } = view;
+  for (let at = text.indexOf(needle.text); at !== -1; at = text.indexOf(needle.text, at + 1)) {
+    const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
+    const [start, end] = originalSpan(view, from, to);
+    found.push({ start, end, marker });
+  }
+}
+
+/** Where a prefix of the needle, MIN_SECRET_CHARS long or more, ends the text at `end`; -1 when none does. */
+function prefixBefore(text: string, end: number, needle: string): number {
+  for (let p = Math.max(0, end - needle.length + 1); p <= end - MIN_SECRET_CHARS; p++) {
+    if (text.charCodeAt(p) === needle.charCodeAt(0) && needle.startsWith(text.slice(p, end))) return p;
+  }
+  return -1;
+}
+
+/** How long a suffix of the needle, MIN_SECRET_CHARS long or more, that starts the text is; -1 when none does. */
+function suffixLength(text: string, needle: string): number {
+  for (let q = Math.min(text.length, needle.length - 1); q >= MIN_SECRET_CHARS; q--) {
+    if (text.charCodeAt(0) === needle.charCodeAt(needle.length - q) && needle.endsWith(text.slice(0, q))) return q;
+  }
+  return -1;
+}
+
+/**
+ * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
+ * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
+ */
+function edges(view: View, needle: Needle, marker: string, found: Found[]): void {
+  const { text } = view;
+  const open = OPEN_ESCAPE.exec(text)?.[0].length ?? 0;
+  for (const end of new Set([text.length, text.length - open])) {
+    const p = prefixBefore(text, end, needle.text);
+    if (p === -1) continue;
+    found.push({ start: originalSpan(view, p, p + 1)[0], end: originalSpan(view, text.length - 1, text.length)[1], marker, edge: true });
+    break;
+  }
+  const q = suffixLength(text, needle.text);
+  if (q !== -1) found.push({ start: originalSpan(view, 0, 1)[0], end: originalSpan(view, q - 1, q)[1], marker, edge: true });
+}
+
+/** The text with every found stretch replaced by its marker; overlapping stretches become one, named by the first. */
+function replaced(text: string, found: Found[]): string {
+  // Of two stretches alike, a whole secret names it rather than a part of a longer one ($FORBIDDEN_TOKEN is
+  // a part of $FORBIDDEN_TOKEN_SIGNUP where placeholders stand for the tokens, as in a bundle).
+  found.sort((a, b) => a.start - b.start || b.end - a.end || Number(a.edge ?? false) - Number(b.edge ?? false));
+  const out: string[] = [];
+  let at = 0;
+  for (const f of found) {
+    if (f.end <= at) continue;
+    if (f.start >= at) out.push(text.slice(at, f.start), f.marker);
+    at = f.end;
+  }
+  out.push(text.slice(at));
+  return out.join('');
+}
+
+/**
+ * Replaces every written form of every secret with its marker: as it is, escaped in any of the ways the
+ * decoded views undo (JSON, URL, HTML, JSON pointer, nested), in base64 or base64url at any position of a
+ * longer encoded text, and a part of it cut at either end of the text. It works on one value; a caller
+ * redacts each value before writing or cutting it, never a serialised report.
+ */
 export function createRedactor(config: SecretSource): Redactor {
-  const pairs = secretMarkers(config).flatMap(([secret, marker]) => {
-    const encoded = encodeURIComponent(secret);
-    return encoded === secret ? [[secret, marker]] : [[secret, marker], [encoded, marker]];
-  });
-  if (pairs.length === 0) return (text) => text;
-  const markerOf = new Map(pairs.map(([s, m]) => [s, m]));
-  const pattern = new RegExp(pairs.map(([s]) => escapeRegExp(s)).join('|'), 'g');
-  return (text) => text.replace(pattern, (found) => markerOf.get(found) ?? found);
+  const secrets = secretMarkers(config).map(([secret, marker]) => ({ marker, needles: needlesOf(secret) }));
+  if (secrets.length === 0) return (text) => text;
+  return (text) => {
+    const found: Found[] = [];
+    for (const view of decodedViews(text)) {
+      for (const { marker, needles } of secrets) {
+        for (const needle of needles) {
+          occurrences(view, needle, marker, found);
+          edges(view, needle, marker, found);
+        }
+      }
+    }
+    return found.length === 0 ? text : replaced(text, found);
+  };
 }
 
 /** A value with every string in it, keys included, redacted: secrets are values, never searched in serialised text. */

@@ -16,7 +16,7 @@ export function answerSignature(exchange: Exchange): string {
   const contract = exchange.request.path.includes('/invite-link/tokens/') ? 'public-signup-token' : 'projects';
   const broken = [...schemaFindings(contract, [{ exchange, body: read.body }])].filter(([, c]) => c.violationCount > 0).map(([id]) => id);
   const enabled = field(read.body.value, 'enabled');
-  return `${exchange.status} ${media} breaks [${broken.join(', ')}]${enabled === undefined ? '' : ` enabled=${String(enabled)}`}`;
+  return `${exchange.status} ${media} breaks [${broken.join(', ')}]${enabled === undefined ? '' : ` enabled=${JSON.stringify(enabled)}`}`;
 }
 
 export interface Percentiles {

@@ -73,7 +73,7 @@ function placeAt(tree: SchemaPlace, data: unknown, pointer: string): SchemaPlace
     if (place.branches.length > 0) place = branchFor(place, node as Record<string, unknown>);
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     place = Array.isArray(node) ? place?.items : place?.properties.get(key);
-    node = (node as Record<string, unknown>)[key];
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
   }
   return place;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TargetConfig } from './config.ts';
 import type { KnownDeviation } from './deviations.ts';
 import type { Product } from './product.ts';
-import { clauseEvidence, type ClauseEvidence } from './evidence.ts';
+import { clauseEvidence, shown, type ClauseEvidence } from './evidence.ts';
 import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { Consistency } from './repeat.ts';
@@ -49,11 +49,11 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
     deviations: config.deviations,
     consistency,
     product: config.product,
-  }, secrets.redact);
+  }, (text) => shown(text, secrets));
 }
 
 export function verdictsOf(checks: ClauseCheck[], secrets: Secrets, facts: RunFacts): TargetVerdicts {
-  const clauses = Object.fromEntries(checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && secrets.redact(c.crash) }]));
+  const clauses = Object.fromEntries(checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]));
   return { facts, clauses };
 }
 

@@ -12,6 +12,7 @@ import type { ClauseEvidence } from '../harness/evidence.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunFacts } from '../harness/verdicts.ts';
+import { visible } from '../harness/visible.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
 import { writeArtifacts, writeMatrixArtifacts } from './artifacts.ts';
 import { buildConformanceReport, EXIT_CODE, type ClauseRun, type ConformanceReport, type JudgedStatus, type Verdict } from './conformance-result.ts';
@@ -156,7 +157,10 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private reportOf(target: RunTarget, tests: TestCase[], result: FullResult, today: string): ConformanceReport {
-    const redact = target.config ? createRedactor(target.config) : (text: string) => text;
+    // A replay holds no secret, only the placeholders that stand for them: nothing to take out but hidden characters.
+    const secrets = target.config && !target.config.replay ? createRedactor(target.config) : (text: string) => text;
+    // Escapes first, so that no escape written later can spell a secret the redactor did not see.
+    const redact = (text: string) => secrets(visible(text, 'block'));
     const facts = runFacts(tests, target);
     return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
       suiteVersion: SUITE_VERSION,

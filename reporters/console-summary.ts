@@ -1,19 +1,23 @@
+import { visible } from '../harness/visible.ts';
 import { documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
+// A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
+// characters escaped (harness/visible.ts), whether it came from the target, a file of the user's or a merged report.
+const t = (text: unknown) => visible(String(text ?? ''));
 
 function firstViolation(clause: ConformanceReport['clauses'][number]): string {
   const v = clause.evidence?.violations[0];
   if (!v) return '';
-  return `\n      ${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`;
+  return `\n      ${t(v.request.method)} ${t(v.request.path)} → ${t(v.request.status)}: at ${t(v.pointer || '(response)')} received ${t(v.received)}; required ${t(v.required)}`;
 }
 
 const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.length} clauses: ${ids.slice(0, 3).join(', ')}, …`);
 
 function whyErrored(clause: ConformanceReport['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
-  if (u) return `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`;
-  return (clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0];
+  if (u) return t(`${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`);
+  return t((clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0]);
 }
 
 /** Clauses that errored for one cause (say, a refused admin token) are listed together under it. */
@@ -31,7 +35,7 @@ function consistencyLines(report: ConformanceReport): string[] {
   if (!c) return [];
   const latency = Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`).join('; ');
   const head = `  repeat:  ${c.rounds} rounds, ${c.concurrency} at a time: ${c.consistent ? 'every request answered alike' : `${c.inconsistent.length} request(s) answered differently`}; ${latency}`;
-  return [head, ...c.inconsistent.map((i) => `    ${i.method} ${i.path} (${i.credential}): ${Object.entries(i.answers).map(([a, n]) => `${n}× ${a}`).join(', ')}`)];
+  return [head, ...c.inconsistent.map((i) => `    ${t(i.method)} ${t(i.path)} (${t(i.credential)}): ${Object.entries(i.answers).map(([a, n]) => `${n}× ${t(a)}`).join(', ')}`)];
 }
 
 /** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
@@ -39,23 +43,23 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
   const s = report.summary;
   const lines = [
     '',
-    `Conformance of ${report.target.name} (${report.target.baseUrl})`,
+    `Conformance of ${t(report.target.name)} (${t(report.target.baseUrl)})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
-    ...(report.replay ? [`  replay:  ${replayText(report.replay, report.startedAt)}`] : []),
-    `  product: ${productText(report.product)}`,
-    `  document: ${documentText(report.document)}; suite ${report.suite.version}, contracts ${report.suite.contractsHash}`,
+    ...(report.replay ? [`  replay:  ${t(replayText(report.replay, report.startedAt))}`] : []),
+    `  product: ${t(productText(report.product))}`,
+    `  document: ${t(documentText(report.document))}; suite ${t(report.suite.version)}, contracts ${t(report.suite.contractsHash)}`,
     `  MUST:    ${s.must.passed} passed of ${s.must.total}; ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
     `  INFO:    ${s.observed} observed of ${s.total - s.must.total}, never judged; ${s.errored - s.must.errored} errored, ${s.notExercised - s.must.notExercised} not exercised, ${s.notJudged - s.must.notJudged} not judged`,
   ];
   lines.push(...consistencyLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
   for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
-  for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${c.deviation!.reason}`);
+  for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${t(c.deviation!.reason)}`);
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed')) lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired')) lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
-  for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${c.reason ?? ''}`);
+  for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${t(c.reason)}`);
   const notJudged = report.clauses.filter((c) => c.status === 'not-judged' && c.level === 'MUST').map((c) => c.id);
-  if (notJudged.length > 0) lines.push(`  not judged  ${listIds(notJudged)}: ${report.clauses.find((c) => c.status === 'not-judged')?.reason ?? ''}`);
+  if (notJudged.length > 0) lines.push(`  not judged  ${listIds(notJudged)}: ${t(report.clauses.find((c) => c.status === 'not-judged')?.reason)}`);
   lines.push(...files.map((f) => `  report: ${f}`), '');
   return lines.join('\n');
 }

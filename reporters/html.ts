@@ -1,8 +1,10 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
 import { compareSections, documentText, isAbsoluteLink, productText, replayText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
+import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
 
-const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
+const esc = html;
 
 
 function tile(label: string, value: number, status: string): string {

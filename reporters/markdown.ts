@@ -1,16 +1,18 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
+import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
 import { documentText, isAbsoluteLink, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// Every quoted string is escaped for Markdown (escape.ts): the target writes field names, values, reasons and headers.
+const cell = markdownText;
+const code = (text: string) => markdownCode(text, true);
 
 function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
-  return v ? `\`${v.request.method} ${v.request.path}\` → ${v.request.status}: at \`${v.pointer || '(response)'}\` received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
+  return v ? `${code(`${v.request.method} ${v.request.path}`)} → ${v.request.status}: at ${code(v.pointer || '(response)')} received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
 }
 
 /** An absolute link as a Markdown link; any other kept as given, as text, since it would break in a comment. */
-const linkOf = (link: string | undefined) => (isAbsoluteLink(link) ? ` ([link](${link}))` : link ? ` (\`${cell(link)}\`)` : '');
+const linkOf = (link: string | undefined) => (isAbsoluteLink(link) ? ` (${markdownLink('link', link!)})` : link ? ` (${markdownText(link)})` : '');
 
 function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) => string): string[] {
   if (rows.length === 0) return [];
@@ -24,7 +26,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `## Conformance: ${VERDICT_LABEL[report.verdict]}, ${verdictText(report)}`,
     '',
-    `Target **${cell(report.target.name)}** (\`${report.target.baseUrl}\`), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
+    `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)}), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
     ...(report.replay ? ['', `This is ${cell(replayText(report.replay, report.startedAt)!)}.`] : []),
@@ -52,10 +54,10 @@ function evidenceOf(c: ClauseResult): string[] {
   const e = c.evidence;
   if (!e) return [c.reason ? `- ${cell(c.reason)}` : ''];
   return e.violations.slice(0, 3).flatMap((v) => [
-    `- \`${v.request.method} ${v.request.path}\` (${v.request.credential} credential) → **${v.request.status}**, \`${v.request.contentType ?? 'no content-type'}\``,
-    `  - at \`${v.pointer || '(response)'}\`: received ${v.received}; the document requires ${v.required}`,
-    `  - reproduce: \`${v.request.curl}\``,
-    ...(v.request.bodyExcerpt ? ['  - body:', '', '    ```json', ...v.request.bodyExcerpt.split('\n').map((l) => `    ${l}`), '    ```', ''] : []),
+    `- ${markdownCode(`${v.request.method} ${v.request.path}`)} (${cell(v.request.credential)} credential) → **${v.request.status}**, ${markdownCode(v.request.contentType ?? 'no content-type')}`,
+    `  - at ${markdownCode(v.pointer || '(response)')}: received ${cell(v.received)}; the document requires ${cell(v.required)}`,
+    `  - reproduce: ${markdownCode(v.request.curl)}`,
+    ...(v.request.bodyExcerpt ? ['  - body:', '', ...markdownBlock(v.request.bodyExcerpt, 'json', '    '), ''] : []),
   ]);
 }
 
@@ -72,7 +74,7 @@ function driftLines(c: ClauseResult, o: DriftObservation): string[] {
 function observationLines(report: ConformanceReport): string[] {
   return report.clauses.filter((c) => c.level === 'INFO').flatMap((c) => {
     const o = c.evidence?.observations;
-    return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): \`${JSON.stringify(o ?? c.reason ?? null)}\``];
+    return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): ${markdownCode(JSON.stringify(o ?? c.reason ?? null))}`];
   });
 }
 
@@ -84,7 +86,7 @@ export function renderConformancePage(report: ConformanceReport): string {
     `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
     '',
     `${c.title}.`,
-    ...(c.deviation ? ['', `Known deviation: ${c.deviation.reason}${linkOf(c.deviation.link)}`] : []),
+    ...(c.deviation ? ['', `Known deviation: ${cell(c.deviation.reason)}${linkOf(c.deviation.link)}`] : []),
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);
@@ -92,7 +94,7 @@ export function renderConformancePage(report: ConformanceReport): string {
   return [
     renderMarkdown(report).trimEnd(),
     '',
-    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${reported}.`,
+    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${cell(reported)}.`,
     '',
     '## Clauses that did not pass',
     ...(sections.length > 0 ? sections : ['', 'None.']),

@@ -1,8 +1,10 @@
+import { html, markdownText } from './escape.ts';
 import { STYLE } from './html-style.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { compareSections, documentText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
-const esc = (text: unknown) => String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
+const esc = html;
 
 const MATRIX_STYLE = `
 table.matrix { border-collapse: collapse; width: 100%; background: #fff; border-radius: 8px; font-size: 13px; }
@@ -44,15 +46,15 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
   const lines = [
     `## Conformance matrix: ${VERDICT_LABEL[m.verdict]}, ${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass`,
     '',
-    `Suite ${m.suite.version}, contracts \`${m.suite.contractsHash}\`. Document: ${documentText(m.document)}.`,
+    `Suite ${markdownText(m.suite.version)}, contracts \`${m.suite.contractsHash}\`. Document: ${markdownText(documentText(m.document))}.`,
     '',
     '| target | verdict | MUST passed | failed | errored | not exercised | known deviations | of |',
     '|---|---|---|---|---|---|---|---|',
-    ...m.targets.map((t) => `| ${t.name} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`),
+    ...m.targets.map((t) => `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`),
   ];
   const notable = m.clauses.filter((c) => c.status !== 'passed' && c.status !== 'observed');
   if (notable.length > 0) {
-    lines.push('', `| clause | ${m.targets.map((t) => t.name).join(' | ')} |`, `|---|${m.targets.map(() => '---|').join('')}`);
+    lines.push('', `| clause | ${m.targets.map((t) => markdownText(t.name)).join(' | ')} |`, `|---|${m.targets.map(() => '---|').join('')}`);
     lines.push(...notable.map((c) => `| \`${c.id}\` | ${m.targets.map((t) => STATUS_LABEL[c.byTarget[t.name]]).join(' | ')} |`));
   }
   return `${lines.join('\n')}\n`;

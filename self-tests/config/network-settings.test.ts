@@ -44,7 +44,7 @@ for (const mistake of MISTAKES) {
     const variables = mistake.variables(pki.dir);
     let error: unknown;
     try {
-      loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin', ...variables }, pki.dir);
+      loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', ...variables }, pki.dir);
     } catch (thrown) {
       error = thrown;
     }
@@ -74,6 +74,6 @@ test('a run with a missing client key stops before any request, with exit code 2
 test('with CONFORMANCE_CA_FILE, the authorities of NODE_EXTRA_CA_CERTS stay trusted beside it', () => {
   const extra = path.join(pki.dir, 'extra.crt');
   writeFileSync(extra, pki.strangerClient.cert);
-  const network = loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin', CONFORMANCE_CA_FILE: pki.caFile, NODE_EXTRA_CA_CERTS: extra }, pki.dir).network;
+  const network = loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', CONFORMANCE_CA_FILE: pki.caFile, NODE_EXTRA_CA_CERTS: extra }, pki.dir).network;
   expect(network.ca).toEqual([readFileSync(pki.caFile, 'utf8'), pki.strangerClient.cert]);
 });

@@ -7,7 +7,7 @@ import { loadTargets } from '../../harness/targets.ts';
 
 // Issue 13, point 2: the vendor states the product under test, in a target file or in variables.
 
-const TARGET = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' };
+const TARGET = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123' };
 
 function inFolder<T>(files: Record<string, string>, body: (dir: string) => T): T {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-product-'));
@@ -19,7 +19,7 @@ function inFolder<T>(files: Record<string, string>, body: (dir: string) => T): T
   }
 }
 
-const TARGET_FILE = 'baseUrl: http://127.0.0.1:9\nadminToken: "admin"\nproduct:\n  name: Flagship\n  version: 4.2.0\n  vendor: Example Ltd\n  contact: conformance@example.invalid\n';
+const TARGET_FILE = 'baseUrl: http://127.0.0.1:9\nadminToken: "admin-token-0123"\nproduct:\n  name: Flagship\n  version: 4.2.0\n  vendor: Example Ltd\n  contact: conformance@example.invalid\n';
 
 test('a product block in the target file states name, version, vendor and contact', () => {
   const config = inFolder({ 'target.yaml': TARGET_FILE }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml' }, dir));
@@ -44,7 +44,7 @@ test('a version, vendor or contact without a name, or an unknown key in the bloc
 });
 
 test('with several target files, each file states its own product, never the environment', () => {
-  inFolder({ 'a.yaml': `name: a\n${TARGET_FILE}`, 'b.yaml': 'name: b\nbaseUrl: http://127.0.0.1:9\nadminToken: "admin"\n' }, (dir) => {
+  inFolder({ 'a.yaml': `name: a\n${TARGET_FILE}`, 'b.yaml': 'name: b\nbaseUrl: http://127.0.0.1:9\nadminToken: "admin-token-0123"\n' }, (dir) => {
     const run = loadTargets({ CONFORMANCE_TARGETS: 'a.yaml,b.yaml' }, dir);
     expect(run.targets.map((t) => t.product?.name)).toEqual(['Flagship', undefined]);
     expect(() => loadTargets({ CONFORMANCE_TARGETS: 'a.yaml,b.yaml', CONFORMANCE_PRODUCT_NAME: 'x' }, dir)).toThrow('unset CONFORMANCE_PRODUCT_NAME');

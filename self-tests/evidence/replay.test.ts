@@ -49,7 +49,7 @@ test('a replay of a bundle whose digests do not hold, or beside a target setting
   const refused = await runSuite({ CONFORMANCE_REPLAY: tampered });
   expect(refused.exitCode).toBe(2);
   expect(refused.stderr).toContain(`CONFORMANCE_REPLAY: the bundle ${tampered} does not hold (exchanges.json: changed`);
-  const both = await runSuite({ CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x' });
+  const both = await runSuite({ CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x-token-0123' });
   expect(both.exitCode).toBe(2);
   expect(both.stderr).toContain('CONFORMANCE_REPLAY takes the target from the bundle: unset CONFORMANCE_BASE_URL');
 });

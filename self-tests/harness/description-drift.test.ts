@@ -90,7 +90,7 @@ test('the drift clauses observe the fetched description, and are not exercised w
 });
 
 test('CONFORMANCE_OPENAPI_PATH is a path below the base URL, never another address', () => {
-  const target = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin' };
+  const target = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123' };
   expect(loadConfig({ ...target, CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }).openapiPath).toBe('/docs/openapi.json');
   for (const bad of ['https://elsewhere.example/openapi.json', '//elsewhere.example/x', 'docs/openapi.json']) {
     expect(() => loadConfig({ ...target, CONFORMANCE_OPENAPI_PATH: bad })).toThrow('CONFORMANCE_OPENAPI_PATH must be a path below the base URL');

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { markdownText } from '../../reporters/escape.ts';
 import type { Clause } from '../../harness/catalogue.ts';
 import { renderBadge } from '../../reporters/badge.ts';
 import { buildConformanceReport, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
@@ -75,7 +76,7 @@ test('a deviation link is kept as given, and rendered as a link only when it is 
   expect(html).not.toContain('href="docs/deviations.md#c"');
   expect(html).toContain('(<code>docs/deviations.md#c</code>)');
   const markdown = renderMarkdown(report);
-  expect(markdown).toContain('known one ([link](https://tracker.invalid/1))');
-  expect(markdown).toContain('known two (`docs/deviations.md#c`)');
+  expect(markdown).toContain('known one ([link](<https://tracker.invalid/1>))');
+  expect(markdown).toContain(`known two (${markdownText('docs/deviations.md#c')})`);
   expect(renderConformancePage(report)).not.toContain('](docs/');
 });

@@ -4,11 +4,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
-import { echoingSecrets, QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
+import { echoingSecrets } from '../support/echoing-target.ts';
+import { QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
 import { killGroup, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { formsIn } from '../support/written-forms.ts';
 
-// Issue 4, part 3: no token reaches the terminal, a report, the JUnit file, a trace or an attachment,
-// even from a target that quotes them back in every answer.
+// No token reaches the terminal, a report, the JUnit file, a trace, an attachment or the temporary folder,
+// in any written form (support/written-forms.ts), even from a target that quotes them back in every answer,
+// in every spelling, across every cut (support/echoing-target.ts).
 
 /** A secret and the random core that only it contains: finding the core anywhere, in any encoding, is a leak. */
 interface Canary {
@@ -22,10 +25,12 @@ function canary(name: string, prefix: string): Canary {
   return { name, value: `${prefix}${core}`, core };
 }
 
-// Shaped like real tokens: an admin token with "*:*." that percent-encoding changes, an environment token.
-const ADMIN = canary('CONFORMANCE_ADMIN_TOKEN', '*:*.canary-admin-');
-const FORBIDDEN = canary('CONFORMANCE_FORBIDDEN_TOKEN', 'default:development.canary-viewer-');
-const SIGNUP = [1, 2, 3, 4, 5].map((n) => canary(`CONFORMANCE_SIGNUP_TOKENS #${n}`, `canary-signup-${n}-`));
+// Shaped like real tokens, with characters each spelling changes: an admin token with "*:*." as Unleash
+// writes them, "/" that JSON may escape, '"' that JSON must; an environment token with "+"; signup secrets
+// with "~" and ".". Each starts with its own 8 characters, so that a cut-off start of it is found too.
+const ADMIN = canary('CONFORMANCE_ADMIN_TOKEN', '*:*.canary-admin/"');
+const FORBIDDEN = canary('CONFORMANCE_FORBIDDEN_TOKEN', 'canary-viewer:development+');
+const SIGNUP = [1, 2, 3, 4, 5].map((n) => canary(`CONFORMANCE_SIGNUP_TOKENS #${n}`, `canary-signup~${n}.`));
 const CANARIES = [ADMIN, FORBIDDEN, ...SIGNUP];
 
 /** The entries of a zip file (a Playwright trace), stored or deflated. */
@@ -56,8 +61,13 @@ function contentsUnder(dir: string): [string, Buffer][] {
     });
 }
 
+/** Every written form of every canary, and its random core alone, wherever it turns up. */
 function leaks(places: [string, Buffer | string][], canaries: Canary[]): string[] {
-  return places.flatMap(([where, content]) => canaries.filter((c) => content.includes(c.core)).map((c) => `${c.name} in ${where}`));
+  const secrets = canaries.map((c) => ({ name: c.name, value: c.value }));
+  return places.flatMap(([where, content]) => [
+    ...formsIn(content, secrets).map((found) => `${found} in ${where}`),
+    ...canaries.filter((c) => content.includes(c.core)).map((c) => `${c.name} (its random part) in ${where}`),
+  ]);
 }
 
 function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, string> {

@@ -84,7 +84,7 @@ export function bodyBytes(answer: ReferenceResponse): Buffer {
   return Buffer.from(answer.raw ? String(answer.body) : JSON.stringify(answer.body));
 }
 
-function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
+export function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
   res.writeHead(status, { ...headers, 'content-length': body.byteLength });
   res.end(body);
 }
@@ -204,59 +204,32 @@ export function answeringWith(status: number, when: (req: IncomingMessage) => bo
   return serveHttp((req, res) => (when(req) ? writeAnswer(res, status, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
 }
 
-/** The credentials and signup secrets a run is configured with. */
-export interface Secrets {
-  admin: string;
-  forbidden: string;
-  signup: string[];
-}
+/** Terminal sequences, bidi overrides, HTML and Markdown that a target may write into any text: shown, never obeyed. */
+export const HOSTILE_TEXT = '\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
 
-function swapAll(text: string, pairs: [string, string][]): string {
-  return pairs.reduce((out, [from, to]) => out.split(from).join(to), text);
-}
-
-function echoDecorations(req: IncomingMessage, answer: ReferenceResponse): { status: number; headers: Record<string, string>; body: unknown } {
-  const url = new URL(req.url ?? '/', 'http://loopback.invalid');
-  const quoted = req.headers.authorization ?? '(none)';
-  const body = structuredClone(answer.body) as Record<string, unknown>;
-  if (answer.status === 200 && url.pathname === PROJECTS_PATH && url.searchParams.get('archived') === 'false') {
-    return { status: 302, headers: { location: `http://127.0.0.1:9/login?next=${encodeURIComponent(req.url ?? '/')}&token=${quoted}` }, body: '' };
-  }
-  if (answer.status === 403 && url.pathname === PROJECTS_PATH) return { status: 503, headers: answer.headers, body: { name: 'Unavailable', message: `backend refused token ${quoted}` } };
-  if (answer.status === 401 || answer.status === 403) body.message = `the token "${quoted}" may not do this`;
-  if (answer.status === 403) {
-    body.name = `NoAccessError for ${quoted}`;
-    return { status: 403, headers: { 'content-type': `application/json; charset=utf-8; requested-by=${quoted}` }, body };
-  }
-  if (answer.status === 404) Object.assign(body, { message: `no such token; you asked as ${quoted} (${encodeURIComponent(quoted)})`, url: `${url.origin}/login?token=${quoted}` });
-  if (answer.status === 200 && typeof body.secret === 'string') Object.assign(body, { url: `${body.url}&by=${quoted}`, expiresAt: quoted });
-  if (answer.status === 200 && Array.isArray(body.projects) && url.search === '') (body.projects[0] as Record<string, unknown>).mode = encodeURIComponent(quoted);
-  return { status: answer.status, headers: answer.headers, body };
-}
+/** Field names every object inherits, and hostile text, as names of fields the document does not define. */
+export const HOSTILE_FIELD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', HOSTILE_TEXT];
 
 /**
- * Accepts its own distinctive credentials and signup secrets in place of the reference ones, and quotes
- * them back everywhere it can: error messages and names, URL fields, a redirect's location, a version
- * header, a content-type parameter, values that break a clause (so they land in violations), plain and
- * percent-encoded.
+ * Faithful, except that it writes hostile text everywhere the suite quotes a target: the first project's
+ * mode and extra fields named after inherited properties and after the text, the 403's error name and
+ * content-type (a C1 control, as a header may hold one), the unknown token's error name, a version header.
  */
-export function echoingSecrets(secrets: Secrets): Promise<LoopbackServer> {
-  const toReference: [string, string][] = [
-    [secrets.admin, REFERENCE_FIXTURES.adminToken],
-    [secrets.forbidden, REFERENCE_FIXTURES.forbiddenToken],
-    ...secrets.signup.map((s, i): [string, string] => [s, REFERENCE_FIXTURES.signupTokens[i]]),
-  ];
-  const fromReference = toReference.map(([ours, theirs]): [string, string] => [theirs, ours]);
+export function hostileText(): Promise<LoopbackServer> {
   return serveHttp((req, res) => {
-    const authorization = req.headers.authorization;
-    const translated = {
-      method: req.method,
-      url: swapAll(req.url ?? '/', toReference.map(([ours, theirs]): [string, string] => [encodeURIComponent(ours), theirs])),
-      headers: { ...req.headers, authorization: authorization === undefined ? undefined : swapAll(authorization, toReference) },
-    };
-    const answer = echoDecorations(req, JSON.parse(swapAll(JSON.stringify(faithfulAnswer(translated)), fromReference)) as ReferenceResponse);
-    const headers = { ...answer.headers, 'x-app-version': `7.0.0 (as ${authorization ?? 'nobody'})` };
-    writeAnswer(res, answer.status, headers, Buffer.from(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)));
+    const answer = faithfulAnswer(req);
+    const headers: Record<string, string> = { ...answer.headers, 'x-app-version': '7.0.0 \u009b2J\u00ad' };
+    let text = JSON.stringify(answer.body);
+    if (isAdminProjectsRequest(req) && answer.status === 200) {
+      const body = answer.body as { projects: Record<string, unknown>[] };
+      body.projects[0].mode = HOSTILE_TEXT;
+      const extra = HOSTILE_FIELD_NAMES.map((name) => `${JSON.stringify(name)}:${JSON.stringify(HOSTILE_TEXT)}`).join(',');
+      text = JSON.stringify(body).replace('{"id"', `{${extra},"id"`);
+    } else if (answer.status === 403 || answer.status === 404) {
+      text = JSON.stringify({ ...(answer.body as object), name: HOSTILE_TEXT });
+      if (answer.status === 403) headers['content-type'] = 'application/json; charset=utf-8; x=\u009b31m';
+    }
+    writeAnswer(res, answer.status, headers, Buffer.from(text));
   });
 }
 

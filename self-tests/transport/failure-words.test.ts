@@ -159,7 +159,7 @@ for (const c of CASES) {
   test(`${c.description} is worded as what it is`, async () => {
     const met = await c.meet(pki);
     try {
-      const network = loadConfig({ CONFORMANCE_BASE_URL: met.url, CONFORMANCE_ADMIN_TOKEN: 'admin', ...met.variables }, pki.dir).network;
+      const network = loadConfig({ CONFORMANCE_BASE_URL: met.url, CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', ...met.variables }, pki.dir).network;
       const exchange = await sendOnce(met.url, { network, timeoutMs: 3000 });
       const proxy = met.variables?.HTTP_PROXY ?? met.variables?.HTTPS_PROXY;
       const words = c.words.replaceAll('$HOST', hostOf(met.url)).replaceAll('$DIR', pki.dir).replaceAll('$PROXY', proxy === undefined ? '' : hostOf(proxy));

@@ -20,7 +20,7 @@ test.afterAll(() => pki.remove());
 
 /** The network settings a run would use with these variables, read from a folder with no .env. */
 function networkOf(variables: Record<string, string>): NetworkSettings {
-  return loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin', ...variables }, pki.dir).network;
+  return loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', ...variables }, pki.dir).network;
 }
 
 const asAdmin = { credential: 'admin', path: '/api/admin/projects' };
@@ -107,7 +107,7 @@ test('the lower-case spelling of a proxy variable wins, and a proxy URL\'s crede
 
 test('a target file names its authority and client certificate by paths relative to itself', () => {
   const file = path.join(pki.dir, 'staging.yaml');
-  writeFileSync(file, 'baseUrl: https://127.0.0.1:1\nadminToken: admin\ncaFile: ca.crt\nclientCert: client.crt\nclientKey: client.key\n');
+  writeFileSync(file, 'baseUrl: https://127.0.0.1:1\nadminToken: admin-token-0123\ncaFile: ca.crt\nclientCert: client.crt\nclientKey: client.key\n');
   const network = loadConfig({ CONFORMANCE_TARGET: file }, path.dirname(pki.dir)).network;
   expect(network.caFile).toBe(pki.caFile);
   expect(network.clientCertificate).toMatchObject({ certFile: pki.client.certFile, keyFile: pki.client.keyFile });

@@ -1,0 +1,134 @@
+// A text as a reader would decode it, layer by layer, each character remembering which characters of the
+// original text it came from. The redactor searches the secrets in every layer and replaces what they came
+// from, so a secret is found however it was escaped: in JSON (\u002a, \/, \"), in a URL (%2A, %2a, or only
+// in part), in HTML (&#42;, &ast;), in a JSON pointer (~1), or in several of these nested.
+
+/** One layer of decoding: its text, and for each UTF-16 unit of it the [start, end) of the original text it came from. */
+export interface View {
+  text: string;
+  /** Undefined for the original text itself, where unit i comes from [i, i + 1). */
+  starts?: number[];
+  ends?: number[];
+}
+
+/** At most this many layers are decoded: a secret escaped for a URL, then for JSON, then once more. */
+const MAX_LAYERS = 3;
+
+const HEX = /^[0-9a-fA-F]+$/;
+
+// HTML 5 character references of the ASCII punctuation a token may hold.
+const NAMED: Record<string, string> = {
+  excl: '!', quot: '"', num: '#', dollar: '$', percnt: '%', amp: '&', apos: "'", lpar: '(', rpar: ')', ast: '*', midast: '*',
+  plus: '+', comma: ',', period: '.', sol: '/', colon: ':', semi: ';', lt: '<', equals: '=', gt: '>', quest: '?', commat: '@',
+  lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']', Hat: '^', lowbar: '_', UnderBar: '_', grave: '`', lcub: '{',
+  lbrace: '{', verbar: '|', vert: '|', VerticalLine: '|', rcub: '}', rbrace: '}',
+};
+
+// JSON's short escapes; any other ASCII punctuation after a backslash stands for itself (JSON's \" \\ \/, a shell's or Markdown's \*).
+const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+const isCodePoint = (n: number) => Number.isInteger(n) && n >= 0 && n <= 0x10ffff;
+
+/** What starts at `i`: the decoded text and how many units it takes, or undefined when nothing is escaped there. */
+type Decoded = { text: string; length: number } | undefined;
+
+function backslash(text: string, i: number): Decoded {
+  const next = text[i + 1];
+  if (next === 'u' && text[i + 2] === '{') {
+    const close = text.indexOf('}', i + 3);
+    const digits = close === -1 ? '' : text.slice(i + 3, close);
+    const n = digits.length > 0 && digits.length <= 6 && HEX.test(digits) ? parseInt(digits, 16) : NaN;
+    return isCodePoint(n) ? { text: String.fromCodePoint(n), length: close + 1 - i } : undefined;
+  }
+  if (next === 'u' || next === 'x') {
+    const digits = text.slice(i + 2, i + (next === 'u' ? 6 : 4));
+    return digits.length === (next === 'u' ? 4 : 2) && HEX.test(digits) ? { text: String.fromCharCode(parseInt(digits, 16)), length: 2 + digits.length } : undefined;
+  }
+  if (next !== undefined && SHORT[next] !== undefined) return { text: SHORT[next], length: 2 };
+  if (next !== undefined && PUNCTUATION.test(next)) return { text: next, length: 2 };
+  return undefined;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
+const byteAt = (text: string, i: number) => (text[i] === '%' && HEX.test(text.slice(i + 1, i + 3)) && text.length >= i + 3 ? parseInt(text.slice(i + 1, i + 3), 16) : -1);
+
+/** A percent-encoded character: one byte below 0x80, or a whole UTF-8 sequence of them. */
+function percent(text: string, i: number): Decoded {
+  const lead = byteAt(text, i);
+  if (lead < 0) return undefined;
+  if (lead < 0x80) return { text: String.fromCharCode(lead), length: 3 };
+  const count = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (count === 0) return undefined;
+  const bytes = [lead];
+  for (let k = 1; k < count; k++) {
+    const b = byteAt(text, i + 3 * k);
+    if (b < 0x80 || b > 0xbf) return undefined;
+    bytes.push(b);
+  }
+  const decoded = UTF8.decode(Uint8Array.from(bytes));
+  return decoded.includes('\ufffd') ? undefined : { text: decoded, length: 3 * count };
+}
+
+function reference(text: string, i: number): Decoded {
+  const semi = text.indexOf(';', i + 1);
+  if (semi === -1 || semi - i > 33) return undefined;
+  const name = text.slice(i + 1, semi);
+  if (NAMED[name] !== undefined) return { text: NAMED[name], length: semi + 1 - i };
+  const n = /^#[0-9]{1,7}$/.test(name) ? parseInt(name.slice(1), 10) : /^#[xX][0-9a-fA-F]{1,6}$/.test(name) ? parseInt(name.slice(2), 16) : NaN;
+  return isCodePoint(n) ? { text: String.fromCodePoint(n), length: semi + 1 - i } : undefined;
+}
+
+function decodedAt(text: string, i: number): Decoded {
+  switch (text[i]) {
+    case '\\': return backslash(text, i);
+    case '%': return percent(text, i);
+    case '&': return reference(text, i);
+    case '~': return text[i + 1] === '0' ? { text: '~', length: 2 } : text[i + 1] === '1' ? { text: '/', length: 2 } : undefined;
+    default: return undefined;
+  }
+}
+
+const startOf = (view: View, i: number) => view.starts?.[i] ?? i;
+const endOf = (view: View, i: number) => view.ends?.[i] ?? i + 1;
+
+/** The next layer of a view, or undefined when nothing in it is escaped. */
+function decodeOnce(view: View): View | undefined {
+  const { text } = view;
+  const out: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let changed = false;
+  for (let i = 0; i < text.length;) {
+    const decoded = decodedAt(text, i);
+    const length = decoded?.length ?? 1;
+    const piece = decoded?.text ?? text[i];
+    const [start, end] = [startOf(view, i), endOf(view, i + length - 1)];
+    for (let k = 0; k < piece.length; k++) {
+      starts.push(start);
+      ends.push(end);
+    }
+    out.push(piece);
+    changed ||= decoded !== undefined;
+    i += length;
+  }
+  return changed ? { text: out.join(''), starts, ends } : undefined;
+}
+
+/** The text itself, then each layer of it decoded, as long as decoding changes anything. */
+export function decodedViews(text: string): View[] {
+  const views: View[] = [{ text }];
+  if (!/[\\%&~]/.test(text)) return views;
+  for (let layer = 0; layer < MAX_LAYERS; layer++) {
+    const next = decodeOnce(views[views.length - 1]);
+    if (!next) break;
+    views.push(next);
+  }
+  return views;
+}
+
+/** The [start, end) of the original text that the units [from, to) of a view came from. */
+export function originalSpan(view: View, from: number, to: number): [number, number] {
+  return [startOf(view, from), endOf(view, to - 1)];
+}
