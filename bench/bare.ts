@@ -8,9 +8,11 @@ const LIST_PATHS = [PROJECTS_PATH, `${PROJECTS_PATH}?archived=true`, `${PROJECTS
 /** Wall time of one bare fetch + JSON.parse of every list the run requests, in milliseconds. */
 export async function bareFetchAndParse(baseUrl: string): Promise<number> {
   const started = performance.now();
-  await Promise.all(LIST_PATHS.map(async (path) => {
-    const response = await fetch(baseUrl + path, { headers: { authorization: REFERENCE_FIXTURES.adminToken } });
-    JSON.parse(await response.text());
-  }));
+  await Promise.all(
+    LIST_PATHS.map(async (path) => {
+      const response = await fetch(baseUrl + path, { headers: { authorization: REFERENCE_FIXTURES.adminToken } });
+      JSON.parse(await response.text());
+    }),
+  );
   return performance.now() - started;
 }

@@ -34,7 +34,13 @@ function dateTime(random: Random, daysBack: number): string {
 
 function owner(random: Random, i: number): Record<string, unknown> {
   const kind = random();
-  if (kind < 0.6) return { ownerType: 'user', name: `Owner ${i}`, email: random() < 0.8 ? `owner${i}@example.com` : null, imageUrl: random() < 0.7 ? `https://gravatar.invalid/avatar/${i}` : null };
+  if (kind < 0.6)
+    return {
+      ownerType: 'user',
+      name: `Owner ${i}`,
+      email: random() < 0.8 ? `owner${i}@example.com` : null,
+      imageUrl: random() < 0.7 ? `https://gravatar.invalid/avatar/${i}` : null,
+    };
   return { ownerType: 'group', name: `Team ${i % 97}` };
 }
 

@@ -21,7 +21,10 @@ export interface Figure {
 const metCell = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'met' : 'NOT MET');
 
 export function closingTable(figures: Figure[]): string {
-  return markdownTable(['figure', 'measured', 'goal', 'met'], figures.map((f) => [f.name, f.measured, f.goal, metCell(f.met)]));
+  return markdownTable(
+    ['figure', 'measured', 'goal', 'met'],
+    figures.map((f) => [f.name, f.measured, f.goal, metCell(f.met)]),
+  );
 }
 
 export const ratio = (value: number) => `${value.toFixed(2)}×`;

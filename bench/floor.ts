@@ -28,18 +28,22 @@ function spec(passing: number, failing: number): string {
 // the suite's work, which the floor leaves out.
 function config(dir: string, name: string): string {
   const report = path.join(dir, `${name}-report`);
-  return `export default ${JSON.stringify({
-    testDir: dir,
-    testMatch: `${name}.spec.ts`,
-    outputDir: path.join(report, 'test-results'),
-    workers: 1,
-    fullyParallel: true,
-    retries: 0,
-    forbidOnly: true,
-    timeout: 15_000,
-    reporter: [['list'], ['junit', { outputFile: path.join(report, 'junit.xml') }]],
-    use: { trace: 'off' },
-  }, null, 2)};\n`;
+  return `export default ${JSON.stringify(
+    {
+      testDir: dir,
+      testMatch: `${name}.spec.ts`,
+      outputDir: path.join(report, 'test-results'),
+      workers: 1,
+      fullyParallel: true,
+      retries: 0,
+      forbidOnly: true,
+      timeout: 15_000,
+      reporter: [['list'], ['junit', { outputFile: path.join(report, 'junit.xml') }]],
+      use: { trace: 'off' },
+    },
+    null,
+    2,
+  )};\n`;
 }
 
 export function createFloor(): Floor {

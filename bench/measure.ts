@@ -90,4 +90,7 @@ export function machine(): string {
 }
 
 /** Other work on the machine skews every number; the bench prints the load beside them. */
-export const loadAverage = () => `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+export const loadAverage = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;

@@ -23,7 +23,10 @@ function slowestTests(output: string): string {
     return match ? [{ title: match[1], ms: Number(match[2]) * UNIT_MS[match[3]] }] : [];
   });
   const total = tests.reduce((sum, t) => sum + t.ms, 0);
-  const rows = tests.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN).map((t) => [t.title.slice(0, 110), (t.ms / 1000).toFixed(1)]);
+  const rows = tests
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, SLOWEST_SHOWN)
+    .map((t) => [t.title.slice(0, 110), (t.ms / 1000).toFixed(1)]);
   return `${markdownTable(['test', 's'], rows)}\n\n${tests.length} tests, ${(total / 1000).toFixed(0)} s of test time in all`;
 }
 

@@ -34,7 +34,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 // Only the fields a table shows, each checked before use: a run cut short may leave anything behind.
 function reportFacts(report: unknown): Pick<RunTiming, 'verdict' | 'summary'> {
   if (!isRecord(report)) return {};
-  const summary = isRecord(report.summary) ? Object.fromEntries(Object.entries(report.summary).filter((e): e is [string, number] => typeof e[1] === 'number')) : undefined;
+  const summary = isRecord(report.summary)
+    ? Object.fromEntries(Object.entries(report.summary).filter((e): e is [string, number] => typeof e[1] === 'number'))
+    : undefined;
   return { verdict: typeof report.verdict === 'string' ? report.verdict : undefined, summary };
 }
 

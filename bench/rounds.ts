@@ -26,7 +26,10 @@ function measured(scenario: Scenario, runs: RunTiming[]): Measured {
  * `afterRound` measures whatever else belongs to the same rounds.
  */
 export async function interleaved(
-  rounds: number, scenarios: Scenario[], onRun: (name: string, run: RunTiming) => void = () => {}, afterRound: () => Promise<void> = async () => {},
+  rounds: number,
+  scenarios: Scenario[],
+  onRun: (name: string, run: RunTiming) => void = () => {},
+  afterRound: () => Promise<void> = async () => {},
 ): Promise<Measured[]> {
   const runs = scenarios.map((): RunTiming[] => []);
   for (let round = 0; round < rounds; round++) {
@@ -48,19 +51,45 @@ function phaseCells(run: RunTiming): string[] {
   if (!p) return ['—', '—', '—', '—', '—', '—'];
   const span = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? undefined : to - from);
   return [
-    seconds(p.configLoaded - run.spawnedAt), seconds(p.begin - p.configLoaded), seconds(span(p.begin, p.firstTestBegin)),
-    seconds(span(p.firstTestBegin, p.lastTestEnd)), seconds(span(p.lastTestEnd, p.reportsWritten)), seconds(span(p.reportsWritten, run.spawnedAt + run.wallMs)),
+    seconds(p.configLoaded - run.spawnedAt),
+    seconds(p.begin - p.configLoaded),
+    seconds(span(p.begin, p.firstTestBegin)),
+    seconds(span(p.firstTestBegin, p.lastTestEnd)),
+    seconds(span(p.lastTestEnd, p.reportsWritten)),
+    seconds(span(p.reportsWritten, run.spawnedAt + run.wallMs)),
   ];
 }
 
 const PHASE_HEADER = [
-  'run', 'median wall s', 'runs s', 'exit', 'verdict', 'start-up + config s', 'global setup + test load s', 'first worker up s', 'tests s',
-  'reports s', 'exit s', 'workers', 'failed', 'runner peak MiB',
+  'run',
+  'median wall s',
+  'runs s',
+  'exit',
+  'verdict',
+  'start-up + config s',
+  'global setup + test load s',
+  'first worker up s',
+  'tests s',
+  'reports s',
+  'exit s',
+  'workers',
+  'failed',
+  'runner peak MiB',
 ];
 
 export function phaseTable(rows: Measured[]): string {
-  return markdownTable(PHASE_HEADER, rows.map(({ scenario, runs, medianMs, typical }) => [
-    scenario.name, seconds(medianMs), runs.map((r) => seconds(r.wallMs)).join(' '), typical.timedOut ? 'killed' : String(typical.exitCode), typical.verdict ?? '—',
-    ...phaseCells(typical), String(typical.phases?.workers ?? '—'), String(typical.phases?.failed ?? '—'), typical.phases?.runnerPeakMiB?.toFixed(0) ?? '—',
-  ]));
+  return markdownTable(
+    PHASE_HEADER,
+    rows.map(({ scenario, runs, medianMs, typical }) => [
+      scenario.name,
+      seconds(medianMs),
+      runs.map((r) => seconds(r.wallMs)).join(' '),
+      typical.timedOut ? 'killed' : String(typical.exitCode),
+      typical.verdict ?? '—',
+      ...phaseCells(typical),
+      String(typical.phases?.workers ?? '—'),
+      String(typical.phases?.failed ?? '—'),
+      typical.phases?.runnerPeakMiB?.toFixed(0) ?? '—',
+    ]),
+  );
 }

@@ -44,7 +44,10 @@ function track(child: ChildProcess): ChildProcess {
 
 /** Kills every process group still running when this process is interrupted or terminated. */
 export function killChildrenOnSignal(): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       for (const child of live) killGroup(child);
       process.exit(code);
@@ -82,7 +85,9 @@ export interface Listening {
 
 /** Starts a TypeScript script that prints "port=<n>" once it listens; fails after `deadlineMs`. */
 export function startListening(args: string[], deadlineMs: number): Promise<Listening> {
-  const child = track(spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'], detached: true }));
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'], detached: true }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (killGroup(child), reject(new Error(`${args.join(' ')} did not listen within ${deadlineMs / 1000} s`))), deadlineMs);
     let seen = '';

@@ -46,5 +46,8 @@ async function pieces(baseUrl: string): Promise<string[]> {
 export async function globalSetupPieces(targets: [name: string, baseUrl: string][]): Promise<string> {
   const rows: string[][] = [];
   for (const [i, [name, url]] of [targets[0], ...targets].entries()) rows.push([i === 0 ? `${name} (first in the process)` : name, ...(await pieces(url))]);
-  return markdownTable(['target', 'requests', 'bodies MiB', 'record() ms', 'readJsonBody of the 3 lists ms', 'judge() ms, every clause, lists read again'], rows);
+  return markdownTable(
+    ['target', 'requests', 'bodies MiB', 'record() ms', 'readJsonBody of the 3 lists ms', 'judge() ms, every clause, lists read again'],
+    rows,
+  );
 }

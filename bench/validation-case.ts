@@ -22,7 +22,6 @@ export interface ListFacts {
   peakRssMiB: number;
 }
 
-
 export interface ChecksResult extends ListFacts {
   /** readJsonBody: JSON.parse and the scan for what it would lose (number literals, repeated keys), as the judge reads a body. */
   readMs: number;
@@ -56,7 +55,13 @@ function asRead(text: string): JsonBody {
   return read.body;
 }
 
-const exchange: Exchange = { request: { method: 'GET', path: '/api/admin/projects', credential: 'admin' }, url: 'http://127.0.0.1/api/admin/projects', startedAt: 0, durationMs: 0, bodyBytes: 0 };
+const exchange: Exchange = {
+  request: { method: 'GET', path: '/api/admin/projects', credential: 'admin' },
+  url: 'http://127.0.0.1/api/admin/projects',
+  startedAt: 0,
+  durationMs: 0,
+  bodyBytes: 0,
+};
 
 // The validators compile each schema on first use; calling every one of them is the whole compile a
 // suite process pays.
@@ -82,7 +87,11 @@ function tallyFindings(body: unknown, text: string, broken: ProjectsList['broken
     misfiled += Math.abs(check.violationCount - (expected.get(clause) ?? 0));
   }
   const positions = new Set(broken.map((b) => b.position));
-  const hit = new Set(validators().validate('projects', body).map((e) => Number(e.instancePath.split('/')[2])));
+  const hit = new Set(
+    validators()
+      .validate('projects', body)
+      .map((e) => Number(e.instancePath.split('/')[2])),
+  );
   const found = [...positions].filter((p) => hit.has(p)).length;
   return { kept, cut, brokenFound: found, unexpected: misfiled + [...hit].filter((p) => !positions.has(p)).length };
 }

@@ -50,17 +50,40 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 function checksRow(r: ChecksResult): string[] {
   return [
-    r.size.toLocaleString('en'), String(r.broken), mib(r.bytes), formatMs(r.parseMs), formatMs(r.readMs), ratio(r.readMs, r.parseMs),
-    formatMs(r.checksMs), ratio(r.checksMs, r.parseMs),
-    formatMs(r.ajvMs), `${formatMs(r.dateTimeMs)} (${r.dateTimes.toLocaleString('en')})`, ratio(r.dateTimeMs, r.parseMs),
-    `${r.violationsKept} / ${r.violationsCut}`, r.broken === 0 ? '—' : `${r.brokenFound}/${r.broken}${r.unexpected ? `, ${r.unexpected} unexpected` : ''}`,
-    r.peakRssMiB.toFixed(0), r.validationRssMiB.toFixed(0),
+    r.size.toLocaleString('en'),
+    String(r.broken),
+    mib(r.bytes),
+    formatMs(r.parseMs),
+    formatMs(r.readMs),
+    ratio(r.readMs, r.parseMs),
+    formatMs(r.checksMs),
+    ratio(r.checksMs, r.parseMs),
+    formatMs(r.ajvMs),
+    `${formatMs(r.dateTimeMs)} (${r.dateTimes.toLocaleString('en')})`,
+    ratio(r.dateTimeMs, r.parseMs),
+    `${r.violationsKept} / ${r.violationsCut}`,
+    r.broken === 0 ? '—' : `${r.brokenFound}/${r.broken}${r.unexpected ? `, ${r.unexpected} unexpected` : ''}`,
+    r.peakRssMiB.toFixed(0),
+    r.validationRssMiB.toFixed(0),
   ];
 }
 
 const CHECKS_HEADER = [
-  'projects', 'broken', 'body MiB', 'JSON.parse ms', 'read ms', 'read/parse', 'validation ms', 'validation/parse', 'Ajv alone ms', 'date-times ms (values)', 'date-times/parse',
-  'violations kept / cut', 'broken found', 'peak RSS MiB', '+RSS validating',
+  'projects',
+  'broken',
+  'body MiB',
+  'JSON.parse ms',
+  'read ms',
+  'read/parse',
+  'validation ms',
+  'validation/parse',
+  'Ajv alone ms',
+  'date-times ms (values)',
+  'date-times/parse',
+  'violations kept / cut',
+  'broken found',
+  'peak RSS MiB',
+  '+RSS validating',
 ];
 
 async function main(): Promise<void> {
@@ -101,22 +124,40 @@ function goals(checks: ChecksResult[]): Figure[] {
   const over = measuredLists.filter((c) => c.checksMs > GOAL_RATIO * c.parseMs);
   const missed = checks.filter((c) => c.brokenFound < c.broken || c.unexpected > 0);
   return [
-    { name: 'validation ÷ JSON.parse, valid and 1% broken lists', measured: `highest ${ratio(worst.checksMs, worst.parseMs)} (${caseName(worst)})${over.length ? `; over for ${over.map(caseName).join(', ')}` : ''}`, goal: `≤ ${GOAL_RATIO}× at every size`, met: over.length === 0 },
-    { name: 'an error for every broken entry, under its clause', measured: missed.length === 0 ? 'every size' : `missed for ${missed.map(caseName).join(', ')}`, goal: 'every size', met: missed.length === 0 },
+    {
+      name: 'validation ÷ JSON.parse, valid and 1% broken lists',
+      measured: `highest ${ratio(worst.checksMs, worst.parseMs)} (${caseName(worst)})${over.length ? `; over for ${over.map(caseName).join(', ')}` : ''}`,
+      goal: `≤ ${GOAL_RATIO}× at every size`,
+      met: over.length === 0,
+    },
+    {
+      name: 'an error for every broken entry, under its clause',
+      measured: missed.length === 0 ? 'every size' : `missed for ${missed.map(caseName).join(', ')}`,
+      goal: 'every size',
+      met: missed.length === 0,
+    },
   ];
 }
 
 function printReport(checks: ChecksResult[], walks: { size: number; outcome: Outcome<WalkResult> }[]): void {
-  process.stdout.write(`Judging a projects list: readJsonBody, then schemaFindings('projects') (Ajv, the walk, errors sorted into clauses; at most ${MAX_VIOLATIONS_KEPT} violations kept per clause); medians\n\n`);
+  process.stdout.write(
+    `Judging a projects list: readJsonBody, then schemaFindings('projects') (Ajv, the walk, errors sorted into clauses; at most ${MAX_VIOLATIONS_KEPT} violations kept per clause); medians\n\n`,
+  );
   process.stdout.write(`${markdownTable(CHECKS_HEADER, checks.map(checksRow))}\n\n`);
-  process.stdout.write('The walk beside the contract alone (walkBody: what each clause looked at, unknown and deprecated fields) over a valid list; medians\n\n');
+  process.stdout.write(
+    'The walk beside the contract alone (walkBody: what each clause looked at, unknown and deprecated fields) over a valid list; medians\n\n',
+  );
   process.stdout.write(`${markdownTable(['projects', 'JSON.parse ms', 'walk ms', 'walk/parse', 'peak RSS MiB'], walkRows(checks, walks))}\n\n`);
   const compile = checks.map((c) => c.compileMs);
-  process.stdout.write(`schema compile, cold, all 7 contracts: median ${formatMs(median(compile))} ms (${formatMs(Math.min(...compile))}–${formatMs(Math.max(...compile))} over ${compile.length} processes)\n`);
+  process.stdout.write(
+    `schema compile, cold, all 7 contracts: median ${formatMs(median(compile))} ms (${formatMs(Math.min(...compile))}–${formatMs(Math.max(...compile))} over ${compile.length} processes)\n`,
+  );
   const every = checks.filter((c) => c.broken === c.size);
   if (every.length === 2) {
     const [a, b] = every;
-    process.stdout.write(`every entry broken: ${b.size / a.size}× the entries take ${(b.checksMs / a.checksMs).toFixed(1)}× the validation time (${formatMs(a.checksMs)} → ${formatMs(b.checksMs)} ms) and ${(b.parseMs / a.parseMs).toFixed(1)}× the parse time\n`);
+    process.stdout.write(
+      `every entry broken: ${b.size / a.size}× the entries take ${(b.checksMs / a.checksMs).toFixed(1)}× the validation time (${formatMs(a.checksMs)} → ${formatMs(b.checksMs)} ms) and ${(b.parseMs / a.parseMs).toFixed(1)}× the parse time\n`,
+    );
   }
   process.stdout.write(`\nGoals (issue 7)\n\n${closingTable(goals(checks))}\n`);
 }

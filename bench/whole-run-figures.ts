@@ -48,7 +48,12 @@ export function failureFigure(measured: Measured[], floorFailures: number): Figu
   const [passing, failing] = measured;
   // Playwright restarts its worker for each failed test, whatever the report calls the clause.
   const failed = failing.typical.phases?.failed ?? 0;
-  if (failed === 0) return { name: 'cost of a failing clause beyond Playwright\'s worker restart', measured: 'no test failed against the failing target', goal: `≤ ${FAILURE_MARGIN_MS / 1000} s` };
+  if (failed === 0)
+    return {
+      name: "cost of a failing clause beyond Playwright's worker restart",
+      measured: 'no test failed against the failing target',
+      goal: `≤ ${FAILURE_MARGIN_MS / 1000} s`,
+    };
   const perClause = perRound(measured, (p, f) => (f.wallMs - p.wallMs) / failed);
   const restart = perRound(measured, (_p, _f, fp, ff) => (ff.wallMs - fp.wallMs) / floorFailures);
   const beyond = perRound(measured, (p, f, fp, ff) => (f.wallMs - p.wallMs) / failed - (ff.wallMs - fp.wallMs) / floorFailures);

@@ -48,31 +48,54 @@ async function smallAndLarge(url: string, floorArgs: string[], bareMs: number[])
     { name: `bare Playwright, ${loadCatalogue().length} trivial passing tests`, args: floorArgs, deadlineMs: RUN_DEADLINE_MS },
     { name: 'embedded target', deadlineMs: RUN_DEADLINE_MS },
     { name: 'small external target', env: targetEnv(url), deadlineMs: RUN_DEADLINE_MS },
-    { name: `external target, ${LARGE_PROJECTS.toLocaleString('en')} projects`, env: targetEnv(`${url}/variants/${MANY_PROJECTS}`), deadlineMs: RUN_DEADLINE_MS },
+    {
+      name: `external target, ${LARGE_PROJECTS.toLocaleString('en')} projects`,
+      env: targetEnv(`${url}/variants/${MANY_PROJECTS}`),
+      deadlineMs: RUN_DEADLINE_MS,
+    },
   ];
   let round = 0;
-  return interleaved(REPEATS, scenarios, (name, run) => progress(name, run), async () => {
-    bareMs.push(await bareFetchAndParse(`${url}/variants/${MANY_PROJECTS}`));
-    say(`  round ${++round}: bare fetch + JSON.parse of the lists ${formatMs(bareMs.at(-1)!)} ms\n`);
-  });
+  return interleaved(
+    REPEATS,
+    scenarios,
+    (name, run) => progress(name, run),
+    async () => {
+      bareMs.push(await bareFetchAndParse(`${url}/variants/${MANY_PROJECTS}`));
+      say(`  round ${++round}: bare fetch + JSON.parse of the lists ${formatMs(bareMs.at(-1)!)} ms\n`);
+    },
+  );
 }
 
 /** Figure 3: the same external target faithful and failing many clauses, and Playwright's own failing tests. */
 function failing(url: string, floor: ReturnType<typeof createFloor>): Promise<Measured[]> {
-  return interleaved(FAILING_REPEATS, [
-    { name: 'small external target (0 failing)', env: targetEnv(url), deadlineMs: RUN_DEADLINE_MS },
-    { name: `small external target, ${MANY_FAILURES.name}`, env: targetEnv(`${url}/variants/${MANY_FAILURES.name}`), deadlineMs: RUN_DEADLINE_MS },
-    { name: `bare Playwright, ${FLOOR_FAILING} trivial passing tests`, args: floor.project('pass-30', FLOOR_FAILING, 0).args, deadlineMs: RUN_DEADLINE_MS },
-    { name: `bare Playwright, ${FLOOR_FAILING} trivial failing tests`, args: floor.project('fail-30', 0, FLOOR_FAILING).args, deadlineMs: RUN_DEADLINE_MS },
-  ], progress);
+  return interleaved(
+    FAILING_REPEATS,
+    [
+      { name: 'small external target (0 failing)', env: targetEnv(url), deadlineMs: RUN_DEADLINE_MS },
+      { name: `small external target, ${MANY_FAILURES.name}`, env: targetEnv(`${url}/variants/${MANY_FAILURES.name}`), deadlineMs: RUN_DEADLINE_MS },
+      { name: `bare Playwright, ${FLOOR_FAILING} trivial passing tests`, args: floor.project('pass-30', FLOOR_FAILING, 0).args, deadlineMs: RUN_DEADLINE_MS },
+      { name: `bare Playwright, ${FLOOR_FAILING} trivial failing tests`, args: floor.project('fail-30', 0, FLOOR_FAILING).args, deadlineMs: RUN_DEADLINE_MS },
+    ],
+    progress,
+  );
 }
 
 function hugeListTable(run: RunTiming, target: Listening): string {
   const clauses = run.summary ? `${run.summary.passed} passed, ${run.summary.failed} failed, ${run.summary.errored} errored` : '—';
-  return markdownTable(['list MiB', 'projects', 'exit', 'verdict', 'clauses', 'wall s', 'runner peak MiB'], [[
-    listMiB(target).toFixed(1), /projects=(\d+)/.exec(target.line)![1], run.timedOut ? 'killed' : String(run.exitCode), run.verdict ?? '—',
-    clauses, seconds(run.wallMs), run.phases?.runnerPeakMiB?.toFixed(0) ?? '—',
-  ]]);
+  return markdownTable(
+    ['list MiB', 'projects', 'exit', 'verdict', 'clauses', 'wall s', 'runner peak MiB'],
+    [
+      [
+        listMiB(target).toFixed(1),
+        /projects=(\d+)/.exec(target.line)![1],
+        run.timedOut ? 'killed' : String(run.exitCode),
+        run.verdict ?? '—',
+        clauses,
+        seconds(run.wallMs),
+        run.phases?.runnerPeakMiB?.toFixed(0) ?? '—',
+      ],
+    ],
+  );
 }
 
 /** Figure 2, second half: a list of about 250 MiB, judged once. */
@@ -99,13 +122,23 @@ interface Results {
 }
 
 function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm }: Results): void {
-  say(`\nWhole runs (figures 1 and 2: ${REPEATS} rounds; figure 3: ${FAILING_REPEATS} rounds; scenarios in turns, the run of median wall time shown phase by phase)\n\n`);
+  say(
+    `\nWhole runs (figures 1 and 2: ${REPEATS} rounds; figure 3: ${FAILING_REPEATS} rounds; scenarios in turns, the run of median wall time shown phase by phase)\n\n`,
+  );
   say(`${phaseTable([...small, ...failures])}\n\n`);
-  say(`Bare fetch + JSON.parse of the run's three lists (two of ${largeMiB.toFixed(1)} MiB), once per round: median ${formatMs(median(bareMs))} ms (${bareMs.map(formatMs).join(', ')})\n\n`);
+  say(
+    `Bare fetch + JSON.parse of the run's three lists (two of ${largeMiB.toFixed(1)} MiB), once per round: median ${formatMs(median(bareMs))} ms (${bareMs.map(formatMs).join(', ')})\n\n`,
+  );
   say(`Global setup in pieces (the suite's own functions in this process, one run each)\n\n${pieces}\n\n`);
   say(`The largest list\n\n${huge.table}\n\n`);
   if (npm) say(`npm test: the slowest tests (two workers run them side by side)\n\n${npm.slowest}\n\n`);
-  const figures = [...wholeRunFigures(small), largeListFigure(small, bareMs), huge.figure, failureFigure(failures, FLOOR_FAILING), npm?.figure ?? NPM_TEST_NOT_RUN];
+  const figures = [
+    ...wholeRunFigures(small),
+    largeListFigure(small, bareMs),
+    huge.figure,
+    failureFigure(failures, FLOOR_FAILING),
+    npm?.figure ?? NPM_TEST_NOT_RUN,
+  ];
   say(`Figures against their goals (issue 15)\n\n${closingTable(figures)}\n\n`);
 }
 
@@ -118,7 +151,10 @@ async function main(): Promise<void> {
   const measured = await withTarget([String(LARGE_PROJECTS)], async (url, target) => ({
     small: await smallAndLarge(url, floor.project('pass-44', loadCatalogue().length, 0).args, bareMs),
     failures: await failing(url, floor),
-    pieces: await globalSetupPieces([['small external target', url], [`${LARGE_PROJECTS.toLocaleString('en')} projects`, `${url}/variants/${MANY_PROJECTS}`]]),
+    pieces: await globalSetupPieces([
+      ['small external target', url],
+      [`${LARGE_PROJECTS.toLocaleString('en')} projects`, `${url}/variants/${MANY_PROJECTS}`],
+    ]),
     largeMiB: listMiB(target),
   }));
   const huge = await hugeList();

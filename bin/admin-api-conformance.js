@@ -110,7 +110,7 @@ function main(argv) {
   if (ours.includes('--help') || ours.includes('-h')) return void process.stdout.write(usage());
   if (ours.includes('--version')) return void process.stdout.write(`${version()}\n`);
   if (ours[0] === 'merge') {
-    if (!ours[1]) return fail('merge needs the folder holding the shards\' blob reports');
+    if (!ours[1]) return fail("merge needs the folder holding the shards' blob reports");
     return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(ours[1])]);
   }
   if (ours[0] === 'verify') return runVerify([...ours.slice(1), ...passed]);
@@ -127,7 +127,7 @@ function runVerify(args) {
   const script = path.join(SUITE, 'reporters', `verify-command${EXT}`);
   const loader = EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
-  child.on('close', (code, signal) => process.exit(signal ? EXIT[signal] ?? EXIT.noVerdict : code ?? EXIT.noVerdict));
+  child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
 }
 
 function fail(message) {

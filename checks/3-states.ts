@@ -21,7 +21,10 @@ export function isExpired(token: { expiresAt?: unknown }, requestedAt: number): 
 }
 
 function expiredNotEnabled(answers: Answers, check: ClauseCheck): void {
-  for (const { exchange, body } of answers.readBodies(check, answers.signupTokens.map((t) => t.exchange))) {
+  for (const { exchange, body } of answers.readBodies(
+    check,
+    answers.signupTokens.map((t) => t.exchange),
+  )) {
     // Every reading counts: a body that repeats `enabled` is judged on each value a reader may take.
     for (const token of [body.value, ...body.otherReadings]) {
       const [expiresAt, enabled] = [field(token, 'expiresAt'), field(token, 'enabled')];

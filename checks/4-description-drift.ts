@@ -15,14 +15,19 @@ function drift(operation: keyof typeof OPERATIONS) {
     const exchange = answers.get(path, credential);
     const about = { path: at, status: exchange.status };
     check.count();
-    if (exchange.failure !== undefined || exchange.status !== 200) return void check.observe({ description: { ...about, problem: exchange.failure ?? `answered ${exchange.status}` }, differences: [] });
+    if (exchange.failure !== undefined || exchange.status !== 200)
+      return void check.observe({ description: { ...about, problem: exchange.failure ?? `answered ${exchange.status}` }, differences: [] });
     const read = answers.json(exchange);
     if (!read.ok) return void check.observe({ description: { ...about, problem: `not JSON: ${read.reason}` }, differences: [] });
-    const info = ((read.body.value as { info?: { title?: unknown; version?: unknown } } | null)?.info ?? {});
+    const info = (read.body.value as { info?: { title?: unknown; version?: unknown } } | null)?.info ?? {};
     const openapi = (read.body.value as { openapi?: unknown; swagger?: unknown }).openapi ?? (read.body.value as { swagger?: unknown }).swagger;
     const { described, differences } = operationDrift(read.body.value, operation);
     const operationText = `GET ${OPERATIONS[operation].path}`;
-    check.observe({ description: { ...about, openapi, title: info.title, version: info.version }, operation: described ? operationText : `${operationText}: not described`, differences });
+    check.observe({
+      description: { ...about, openapi, title: info.title, version: info.version },
+      operation: described ? operationText : `${operationText}: not described`,
+      differences,
+    });
   };
 }
 

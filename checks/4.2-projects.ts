@@ -21,11 +21,14 @@ function checkArchivedAnswer(answers: Answers, check: ClauseCheck, exchange: Exc
   if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
   const readable = answers.readable(exchange);
   // Without a readable answer to the plain request, a failing parameterised one proves nothing about the parameter.
-  if (!readable.ok && !answers.readable(answers.projects()).ok) return void check.cannotEvaluate(exchange, `${readable.reason}, and so is the request without the parameter`);
+  if (!readable.ok && !answers.readable(answers.projects()).ok)
+    return void check.cannotEvaluate(exchange, `${readable.reason}, and so is the request without the parameter`);
   check.count();
   if (!readable.ok) return void check.violate(exchange, '', readable.reason, 'a 200 answer with a projects list');
-  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
-  if (!isProjectsList(readable.body.value)) check.violate(exchange, '', describeReceived(readable.body.value, '', readable.body.literals), 'a projects list: an integer version and a projects array');
+  if (!isJsonMediaType(exchange.contentType))
+    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isProjectsList(readable.body.value))
+    check.violate(exchange, '', describeReceived(readable.body.value, '', readable.body.literals), 'a projects list: an integer version and a projects array');
 }
 
 function archivedAccepted(answers: Answers, check: ClauseCheck): void {

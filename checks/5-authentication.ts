@@ -16,7 +16,9 @@ const forbidden = (operation: Operation) => (answers: Answers, check: ClauseChec
   for (const { placeholder, exchange } of answers.forbidden(operation)) {
     const letThrough = authStatusUnjudgeable(exchange) === undefined && exchange.status! < 300;
     // A credential that is let through may hold the permission after all: the configuration may be what is wrong.
-    const hint = letThrough ? ` for ${placeholder}; it was let through, so if it holds the permission after all, give a token that lacks it` : ` for ${placeholder}`;
+    const hint = letThrough
+      ? ` for ${placeholder}; it was let through, so if it holds the permission after all, give a token that lacks it`
+      : ` for ${placeholder}`;
     checkStatus(check, exchange, 403, hint);
   }
 };

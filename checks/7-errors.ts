@@ -21,7 +21,13 @@ const unauthorised = (operation: Operation) => (answers: Answers, check: ClauseC
   judgeAnswers(answers, check, [answers.auth(operation, 'none'), answers.auth(operation, 'invalid')], 401, 'AuthenticationRequired');
 
 const forbidden = (operation: Operation) => (answers: Answers, check: ClauseCheck) =>
-  judgeAnswers(answers, check, answers.forbidden(operation).map((f) => f.exchange), 403, 'NoAccessError');
+  judgeAnswers(
+    answers,
+    check,
+    answers.forbidden(operation).map((f) => f.exchange),
+    403,
+    'NoAccessError',
+  );
 
 export const ERROR_CHECKS: Check[] = [
   { clause: 'error.signup-token.401', judge: unauthorised('signup-token') },

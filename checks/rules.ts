@@ -12,7 +12,8 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
   if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
   if (exchange.status !== 200) return void check.cannotEvaluate(exchange, `answered ${exchange.status}, so there is no 200 answer to judge`);
   check.count();
-  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isJsonMediaType(exchange.contentType))
+    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
   const read = answers.json(exchange);
   if (read.ok) return;
   if (read.unjudgeable) check.cannotEvaluate(exchange, read.reason);
@@ -41,7 +42,8 @@ export function checkStatus(check: ClauseCheck, exchange: Exchange, expected: nu
 /** Sections 2.7 and 7: an error answer is application/json, the error object, with the name section 7 gives. */
 export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange, name: string): void {
   check.count();
-  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isJsonMediaType(exchange.contentType))
+    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
   const read = answers.json(exchange);
   if (!read.ok) return void check.violate(exchange, '', read.reason, `a JSON error object named ${name}`);
   const body = read.body.value;

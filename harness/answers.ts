@@ -24,15 +24,18 @@ export type Readable = { ok: true; body: JsonBody } | { ok: false; reason: strin
  * A 304 (RFC 9110, 15.4.5) answers a conditional request, and the suite sends none: no answer to judge,
  * and no redirect either. Something between the suite and the target, a cache most likely, answered.
  */
-export const NOT_MODIFIED_REASON = 'answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it';
+export const NOT_MODIFIED_REASON =
+  'answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it';
 
 function statusReason(exchange: Exchange): string {
   const status = exchange.status!;
   if (status === 304) return NOT_MODIFIED_REASON;
-  if (status >= 300 && status < 400 && exchange.location === undefined) return `answered ${status}, a redirect without a Location header; the suite never follows redirects`;
+  if (status >= 300 && status < 400 && exchange.location === undefined)
+    return `answered ${status}, a redirect without a Location header; the suite never follows redirects`;
   if (status >= 300 && status < 400) return `answered ${status}, a redirect to ${exchange.location}; the suite never follows redirects`;
   if (status === 401 || status === 403) return `answered ${status} to the admin token: check that CONFORMANCE_ADMIN_TOKEN may call this operation`;
-  if (status === 404 && exchange.request.path.includes('/invite-link/tokens/')) return 'answered 404: the target does not know this signup token; check CONFORMANCE_SIGNUP_TOKENS';
+  if (status === 404 && exchange.request.path.includes('/invite-link/tokens/'))
+    return 'answered 404: the target does not know this signup token; check CONFORMANCE_SIGNUP_TOKENS';
   return `answered ${status} where the document gives 200`;
 }
 
@@ -42,7 +45,10 @@ export class Answers {
   private readonly reads = new Map<Exchange, JsonRead>();
   private readonly findings = new Map<string, Map<string, ClauseCheck>>();
 
-  constructor(private readonly recording: Recording, readonly input: JudgeInput) {
+  constructor(
+    private readonly recording: Recording,
+    readonly input: JudgeInput,
+  ) {
     this.byKey = new Map(recording.exchanges.map((e) => [keyOf(e.request), e]));
   }
 
@@ -76,7 +82,9 @@ export class Answers {
 
   /** Each forbidden credential that an operation must refuse, with its answer. */
   forbidden(operation: Operation): { placeholder: string; exchange: Exchange }[] {
-    return this.input.forbidden.filter((f) => f.operations.includes(operation)).map((f) => ({ placeholder: f.placeholder, exchange: this.auth(operation, f.credential) }));
+    return this.input.forbidden
+      .filter((f) => f.operations.includes(operation))
+      .map((f) => ({ placeholder: f.placeholder, exchange: this.auth(operation, f.credential) }));
   }
 
   /** The body as JSON, read once however many clauses ask. */

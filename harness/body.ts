@@ -19,7 +19,10 @@ export const ACCEPTED_CODINGS = 'gzip, deflate, br';
 
 /** The codings of a Content-Encoding header in the order they were applied; identity is no coding. */
 function codingsOf(header: string | undefined): string[] {
-  return (header ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  return (header ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
 }
 
 /** The bytes as sent, at most `maxBytes` of them: a larger body is not read on. */

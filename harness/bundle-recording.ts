@@ -110,7 +110,7 @@ export function readBundleRecording(bytes: Buffer): BundleRecording {
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw new Error('the bundle\'s exchanges.json is not JSON');
+    throw new Error("the bundle's exchanges.json is not JSON");
   }
   const read = check<BundleRecording>(schemaFile('bundle-recording.schema.json'), parsed);
   if (!read.ok) throw new Error(`the bundle's exchanges.json does not match harness/schemas/bundle-recording.schema.json: ${read.errors.join('; ')}`);

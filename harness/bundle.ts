@@ -73,7 +73,9 @@ export async function writeBundleArchive(file: string, files: BundleFiles): Prom
 }
 
 function readFolder(dir: string): BundleFiles {
-  const names = readdirSync(dir, { recursive: true }).map(String).filter((name) => statSync(path.join(dir, name)).isFile());
+  const names = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => statSync(path.join(dir, name)).isFile());
   return new Map(names.sort().map((name) => [name.split(path.sep).join('/'), readFileSync(path.join(dir, name))]));
 }
 

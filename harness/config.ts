@@ -1,5 +1,5 @@
-import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
@@ -65,7 +65,6 @@ const FORBIDDEN_VARIABLES: [variable: string, suffix: string, operations: Operat
   ['CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS', '-projects', ['projects']],
 ];
 
-
 const TARGET_FILE_KEYS: Record<string, string> = {
   name: 'CONFORMANCE_TARGET_NAME',
   baseUrl: 'CONFORMANCE_BASE_URL',
@@ -88,7 +87,8 @@ const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
 
 function readTargetFile(file: string): Source {
   const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
-  if (!read.ok) throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
+  if (!read.ok)
+    throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
   const out: Source = {};
   for (const [key, value] of Object.entries(read.value)) {
     // The product block stands for the product variables (PRODUCT_VARIABLES).
@@ -100,7 +100,11 @@ function readTargetFile(file: string): Source {
 }
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */
-export const PER_TARGET_VARIABLES = new Set([...Object.values(TARGET_FILE_KEYS), ...Object.values(PRODUCT_VARIABLES), 'CONFORMANCE_TARGET'].filter((v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v)));
+export const PER_TARGET_VARIABLES = new Set(
+  [...Object.values(TARGET_FILE_KEYS), ...Object.values(PRODUCT_VARIABLES), 'CONFORMANCE_TARGET'].filter(
+    (v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v),
+  ),
+);
 // A staging network's certificate authority and client certificate usually serve all its targets alike.
 for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY']) PER_TARGET_VARIABLES.delete(variable);
 
@@ -133,7 +137,8 @@ function parseBaseUrl(raw: string): string {
   } catch {
     throw new ConfigError(`CONFORMANCE_BASE_URL is not an absolute URL${quotable(raw) ? `: "${raw}"` : ''} (expected e.g. https://unleash.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://${quotable(raw) ? `; it starts with "${url.protocol}"` : ''}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://${quotable(raw) ? `; it starts with "${url.protocol}"` : ''}`);
   if (url.username || url.password) throw new ConfigError('CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN');
   if (url.search || url.hash) throw new ConfigError('CONFORMANCE_BASE_URL must not have a query or fragment: give the part before /api/admin');
   if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
@@ -144,7 +149,8 @@ function parseToken(variable: string, raw: string): string {
   if (/[\s]/.test(raw)) throw new ConfigError(`${variable} contains white space or a line break; give the token alone`);
   // An HTTP header carries visible ASCII only; the token itself is never quoted, only where it breaks.
   const unfit = [...raw].findIndex((c) => c < '!' || c > '~');
-  if (unfit >= 0) throw new ConfigError(`${variable} holds a character an HTTP header cannot carry, at position ${unfit + 1}; give the token as the deployment issued it`);
+  if (unfit >= 0)
+    throw new ConfigError(`${variable} holds a character an HTTP header cannot carry, at position ${unfit + 1}; give the token as the deployment issued it`);
   return raw;
 }
 
@@ -158,7 +164,12 @@ function parseForbidden(source: Source): ForbiddenCredential[] {
     return tokens.map((token, i) => {
       const n = i === 0 ? '' : `-${i + 1}`;
       const credential = `forbidden${suffix}${n}`;
-      return { credential, placeholder: `$FORBIDDEN_TOKEN${suffix.toUpperCase().replace(/-/g, '_')}${n.replace('-', '_')}`, token: parseToken(variable, token), operations };
+      return {
+        credential,
+        placeholder: `$FORBIDDEN_TOKEN${suffix.toUpperCase().replace(/-/g, '_')}${n.replace('-', '_')}`,
+        token: parseToken(variable, token),
+        operations,
+      };
     });
   });
 }
@@ -166,9 +177,10 @@ function parseForbidden(source: Source): ForbiddenCredential[] {
 function parseSignupTokens(raw: string | undefined): string[] {
   if (raw === undefined) return [];
   const entries = raw.split(',').map((s) => s.trim());
-  const blank = entries.findIndex((s) => s === '');
+  const blank = entries.indexOf('');
   if (blank >= 0) throw new ConfigError(`CONFORMANCE_SIGNUP_TOKENS has an empty entry at position ${blank + 1}: remove the stray comma or blank list item`);
-  for (const entry of entries) if (/[\s/?#]/.test(entry)) throw new ConfigError('CONFORMANCE_SIGNUP_TOKENS entries must be bare secrets, without spaces, "/", "?" or "#"');
+  for (const entry of entries)
+    if (/[\s/?#]/.test(entry)) throw new ConfigError('CONFORMANCE_SIGNUP_TOKENS entries must be bare secrets, without spaces, "/", "?" or "#"');
   return [...new Set(entries)];
 }
 
@@ -198,7 +210,8 @@ function parseSwitch(variable: string, raw: string | undefined): boolean | undef
 /** A path below the base URL, never another address: the description is the target's own. */
 function parseOpenapiPath(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\/[^\s#]*$/.test(raw) || raw.startsWith('//')) throw new ConfigError(`CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "${raw}"`);
+  if (!/^\/[^\s#]*$/.test(raw) || raw.startsWith('//'))
+    throw new ConfigError(`CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "${raw}"`);
   return raw;
 }
 
@@ -211,9 +224,13 @@ export const EMBEDDED_NAME = 'embedded reference target';
  */
 function embeddedTarget(source: Source, env: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbidden' | 'signupTokens'> {
   const asked = parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED);
-  if (asked === false) throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
+  if (asked === false)
+    throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
   const ci = ['true', '1'].includes((env.CI ?? '').toLowerCase());
-  if (ci && asked !== true) throw new ConfigError('no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target');
+  if (ci && asked !== true)
+    throw new ConfigError(
+      'no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target',
+    );
   return { name: EMBEDDED_NAME, baseUrl: '', adminToken: '', forbidden: [], signupTokens: [] };
 }
 
@@ -221,8 +238,12 @@ function embeddedTarget(source: Source, env: Source): Pick<TargetConfig, 'name' 
 function checkTargetSettings(source: Source): void {
   const given = targetVariables().filter((name) => source[name] !== undefined);
   if (given.length === 0) return;
-  if (parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED) === true) throw new ConfigError(`CONFORMANCE_EMBEDDED=true, yet ${given[0]} names a target: unset one of them`);
-  if (source.CONFORMANCE_BASE_URL === undefined) throw new ConfigError(`${given[0]} is set but CONFORMANCE_BASE_URL is not: give the deployment's base URL, or unset ${given.join(', ')} to check the embedded reference target`);
+  if (parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED) === true)
+    throw new ConfigError(`CONFORMANCE_EMBEDDED=true, yet ${given[0]} names a target: unset one of them`);
+  if (source.CONFORMANCE_BASE_URL === undefined)
+    throw new ConfigError(
+      `${given[0]} is set but CONFORMANCE_BASE_URL is not: give the deployment's base URL, or unset ${given.join(', ')} to check the embedded reference target`,
+    );
 }
 
 function configuredTarget(source: Source, baseUrlRaw: string) {
@@ -238,15 +259,29 @@ function configuredTarget(source: Source, baseUrlRaw: string) {
 }
 
 /** The embedded target's configuration once it has announced where it listens and which tokens fit it. */
-export function withEmbedded(config: TargetConfig, announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[]; openapiPath?: string }): TargetConfig {
+export function withEmbedded(
+  config: TargetConfig,
+  announced: { baseUrl: string; adminToken: string; forbiddenTokens: string[]; forbiddenTokensSignup: string[]; signupTokens: string[]; openapiPath?: string },
+): TargetConfig {
   const forbidden = forbiddenCredentials(announced.forbiddenTokens, announced.forbiddenTokensSignup, []);
-  return { ...config, baseUrl: announced.baseUrl, adminToken: announced.adminToken, forbidden, signupTokens: announced.signupTokens, openapiPath: announced.openapiPath };
+  return {
+    ...config,
+    baseUrl: announced.baseUrl,
+    adminToken: announced.adminToken,
+    forbidden,
+    signupTokens: announced.signupTokens,
+    openapiPath: announced.openapiPath,
+  };
 }
 
 /** Forbidden credentials from lists of tokens: refused by both operations, by the signup-token one only, by the projects one only. */
 export function forbiddenCredentials(both: string[], signup: string[], projects: string[]): ForbiddenCredential[] {
   const list = (tokens: string[]) => (tokens.length > 0 ? tokens.join(',') : undefined);
-  return parseForbidden({ CONFORMANCE_FORBIDDEN_TOKEN: list(both), CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: list(signup), CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: list(projects) });
+  return parseForbidden({
+    CONFORMANCE_FORBIDDEN_TOKEN: list(both),
+    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: list(signup),
+    CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: list(projects),
+  });
 }
 
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
@@ -259,7 +294,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   if (product && 'error' in product) throw new ConfigError(product.error);
   if (!embedded) checkRedactable(target);
   const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
-  if (sameAsAdmin) throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
+  if (sameAsAdmin)
+    throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
   return {
     ...target,
     embedded,
@@ -311,17 +347,21 @@ function readCertificate(variable: string, file: string): string {
 function readClientCertificate(source: Source, cwd: string): NetworkSettings['clientCertificate'] {
   const [certRaw, keyRaw] = [source.CONFORMANCE_CLIENT_CERT, source.CONFORMANCE_CLIENT_KEY];
   if (certRaw === undefined && keyRaw === undefined) return undefined;
-  if (certRaw === undefined || keyRaw === undefined) throw new ConfigError(`CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set ${certRaw === undefined ? 'CONFORMANCE_CLIENT_CERT' : 'CONFORMANCE_CLIENT_KEY'} too`);
+  if (certRaw === undefined || keyRaw === undefined)
+    throw new ConfigError(
+      `CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set ${certRaw === undefined ? 'CONFORMANCE_CLIENT_CERT' : 'CONFORMANCE_CLIENT_KEY'} too`,
+    );
   const [certFile, keyFile] = [path.resolve(cwd, certRaw), path.resolve(cwd, keyRaw)];
   const cert = readCertificate('CONFORMANCE_CLIENT_CERT', certFile);
   const key = readPem('CONFORMANCE_CLIENT_KEY', keyFile);
-  let privateKey;
+  let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(key);
   } catch {
     throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the file ${keyFile} holds no unencrypted private key in PEM form`);
   }
-  if (!new X509Certificate(cert).checkPrivateKey(privateKey)) throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the key in ${keyFile} does not belong to the certificate in ${certFile}`);
+  if (!new X509Certificate(cert).checkPrivateKey(privateKey))
+    throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the key in ${keyFile} does not belong to the certificate in ${certFile}`);
   return { certFile, keyFile, cert, key };
 }
 
@@ -354,7 +394,8 @@ function nodeExtraCertificates(source: Source): string[] {
 
 /** The variables of the environment outside CONFORMANCE_ that say how the network is reached. */
 const NETWORK_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS'];
-const networkEnvironment = (env: Source): Source => Object.fromEntries(NETWORK_VARIABLES.filter((v) => env[v] !== undefined && env[v] !== '').map((v) => [v, env[v]]));
+const networkEnvironment = (env: Source): Source =>
+  Object.fromEntries(NETWORK_VARIABLES.filter((v) => env[v] !== undefined && env[v] !== '').map((v) => [v, env[v]]));
 
 function parseNetwork(source: Source, cwd: string): NetworkSettings {
   const proxy = { http: proxyVariable(source, 'HTTP_PROXY'), https: proxyVariable(source, 'HTTPS_PROXY'), noProxy: proxyVariable(source, 'NO_PROXY') };

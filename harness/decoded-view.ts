@@ -18,10 +18,44 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 // HTML 5 character references of the ASCII punctuation a token may hold.
 const NAMED: Record<string, string> = {
-  excl: '!', quot: '"', num: '#', dollar: '$', percnt: '%', amp: '&', apos: "'", lpar: '(', rpar: ')', ast: '*', midast: '*',
-  plus: '+', comma: ',', period: '.', sol: '/', colon: ':', semi: ';', lt: '<', equals: '=', gt: '>', quest: '?', commat: '@',
-  lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']', Hat: '^', lowbar: '_', UnderBar: '_', grave: '`', lcub: '{',
-  lbrace: '{', verbar: '|', vert: '|', VerticalLine: '|', rcub: '}', rbrace: '}',
+  excl: '!',
+  quot: '"',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  amp: '&',
+  apos: "'",
+  lpar: '(',
+  rpar: ')',
+  ast: '*',
+  midast: '*',
+  plus: '+',
+  comma: ',',
+  period: '.',
+  sol: '/',
+  colon: ':',
+  semi: ';',
+  lt: '<',
+  equals: '=',
+  gt: '>',
+  quest: '?',
+  commat: '@',
+  lsqb: '[',
+  lbrack: '[',
+  bsol: '\\',
+  rsqb: ']',
+  rbrack: ']',
+  Hat: '^',
+  lowbar: '_',
+  UnderBar: '_',
+  grave: '`',
+  lcub: '{',
+  lbrace: '{',
+  verbar: '|',
+  vert: '|',
+  VerticalLine: '|',
+  rcub: '}',
+  rbrace: '}',
 };
 
 // JSON's short escapes; any other ASCII punctuation after a backslash stands for itself (JSON's \" \\ \/, a shell's or Markdown's \*).
@@ -43,7 +77,9 @@ function backslash(text: string, i: number): Decoded {
   }
   if (next === 'u' || next === 'x') {
     const digits = text.slice(i + 2, i + (next === 'u' ? 6 : 4));
-    return digits.length === (next === 'u' ? 4 : 2) && HEX.test(digits) ? { text: String.fromCharCode(parseInt(digits, 16)), length: 2 + digits.length } : undefined;
+    return digits.length === (next === 'u' ? 4 : 2) && HEX.test(digits)
+      ? { text: String.fromCharCode(parseInt(digits, 16)), length: 2 + digits.length }
+      : undefined;
   }
   if (next !== undefined && SHORT[next] !== undefined) return { text: SHORT[next], length: 2 };
   if (next !== undefined && PUNCTUATION.test(next)) return { text: next, length: 2 };
@@ -52,7 +88,8 @@ function backslash(text: string, i: number): Decoded {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
-const byteAt = (text: string, i: number) => (text[i] === '%' && HEX.test(text.slice(i + 1, i + 3)) && text.length >= i + 3 ? parseInt(text.slice(i + 1, i + 3), 16) : -1);
+const byteAt = (text: string, i: number) =>
+  text[i] === '%' && HEX.test(text.slice(i + 1, i + 3)) && text.length >= i + 3 ? parseInt(text.slice(i + 1, i + 3), 16) : -1;
 
 /** A percent-encoded character: one byte below 0x80, or a whole UTF-8 sequence of them. */
 function percent(text: string, i: number): Decoded {
@@ -82,11 +119,16 @@ function reference(text: string, i: number): Decoded {
 
 function decodedAt(text: string, i: number): Decoded {
   switch (text[i]) {
-    case '\\': return backslash(text, i);
-    case '%': return percent(text, i);
-    case '&': return reference(text, i);
-    case '~': return text[i + 1] === '0' ? { text: '~', length: 2 } : text[i + 1] === '1' ? { text: '/', length: 2 } : undefined;
-    default: return undefined;
+    case '\\':
+      return backslash(text, i);
+    case '%':
+      return percent(text, i);
+    case '&':
+      return reference(text, i);
+    case '~':
+      return text[i + 1] === '0' ? { text: '~', length: 2 } : text[i + 1] === '1' ? { text: '/', length: 2 } : undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -100,7 +142,7 @@ function decodeOnce(view: View): View | undefined {
   const starts: number[] = [];
   const ends: number[] = [];
   let changed = false;
-  for (let i = 0; i < text.length;) {
+  for (let i = 0; i < text.length; ) {
     const decoded = decodedAt(text, i);
     const length = decoded?.length ?? 1;
     const piece = decoded?.text ?? text[i];

@@ -41,7 +41,8 @@ function pointerResolver(root: unknown): Resolve {
   };
 }
 
-const say = (value: unknown) => (value === undefined || (Array.isArray(value) && value.length === 0) ? 'nothing' : Array.isArray(value) ? value.join(', ') : String(value));
+const say = (value: unknown) =>
+  value === undefined || (Array.isArray(value) && value.length === 0) ? 'nothing' : Array.isArray(value) ? value.join(', ') : String(value);
 const range = (b: Shape['bounds']) => (b.minimum === undefined && b.maximum === undefined ? undefined : `${b.minimum ?? ''}..${b.maximum ?? ''}`);
 
 /** Every difference between the document's shape and the description's, field by field. */
@@ -54,7 +55,11 @@ export function compareShapes(document: Shape, described: Shape, at: string, out
   differ('format', document.format, described.format);
   differ('enum', document.enum, described.enum);
   differ('range', range(document.bounds), range(described.bounds));
-  differ('range', document.bounds.minItems === undefined ? undefined : `at least ${document.bounds.minItems} item(s)`, described.bounds.minItems === undefined ? undefined : `at least ${described.bounds.minItems} item(s)`);
+  differ(
+    'range',
+    document.bounds.minItems === undefined ? undefined : `at least ${document.bounds.minItems} item(s)`,
+    described.bounds.minItems === undefined ? undefined : `at least ${described.bounds.minItems} item(s)`,
+  );
   if (document.items && described.items) compareShapes(document.items, described.items, `${at}[]`, out);
   if (document.fields && described.fields) compareFields(document.fields, described.fields, at, out);
   return out;
@@ -66,11 +71,19 @@ function compareFields(document: NonNullable<Shape['fields']>, described: NonNul
     const theirs = described.get(name);
     if (!theirs) out.push({ at: path(name), kind: 'missing', document: field.required ? 'required' : 'optional', description: 'not described' });
     else {
-      if (field.required !== theirs.required) out.push({ at: path(name), kind: 'required', document: field.required ? 'required' : 'optional', description: theirs.required ? 'required' : 'optional' });
+      if (field.required !== theirs.required)
+        out.push({
+          at: path(name),
+          kind: 'required',
+          document: field.required ? 'required' : 'optional',
+          description: theirs.required ? 'required' : 'optional',
+        });
       compareShapes(field.shape, theirs.shape, path(name), out);
     }
   }
-  for (const [name, theirs] of described) if (!document.has(name)) out.push({ at: path(name), kind: 'added', document: 'not in the document', description: theirs.required ? 'required' : 'optional' });
+  for (const [name, theirs] of described)
+    if (!document.has(name))
+      out.push({ at: path(name), kind: 'added', document: 'not in the document', description: theirs.required ? 'required' : 'optional' });
 }
 
 /** The description's operation for a path template, whatever it names the path parameter. */
@@ -91,13 +104,20 @@ export function operationDrift(description: unknown, operation: keyof typeof OPE
   const out: Drift[] = [];
   const missing = DOCUMENT_STATUSES.filter((s) => !listed.includes(s));
   const added = listed.filter((s) => !DOCUMENT_STATUSES.includes(s));
-  if (missing.length + added.length > 0) out.push({ at: 'statuses', kind: 'statuses', document: DOCUMENT_STATUSES.join(', '), description: listed.join(', ') || 'nothing' });
+  if (missing.length + added.length > 0)
+    out.push({ at: 'statuses', kind: 'statuses', document: DOCUMENT_STATUSES.join(', '), description: listed.join(', ') || 'nothing' });
   const ours = contractResolver();
   const theirs = pointerResolver(description);
   for (const status of DOCUMENT_STATUSES.filter((s) => listed.includes(s))) {
     const schema = ((responses[status].content as Node | undefined)?.['application/json'] as Node | undefined)?.schema;
     const against = status === '200' ? contract : ERROR_CONTRACT;
-    if (schema === undefined) out.push({ at: status, kind: 'content', document: `application/json, ${status === '200' ? 'the resource' : 'the error object'}`, description: 'no application/json schema' });
+    if (schema === undefined)
+      out.push({
+        at: status,
+        kind: 'content',
+        document: `application/json, ${status === '200' ? 'the resource' : 'the error object'}`,
+        description: 'no application/json schema',
+      });
     else compareShapes(shapeOf(ours(against), ours), shapeOf(schema, theirs), '', []).forEach((d) => out.push({ ...d, at: `${status} ${d.at}` }));
   }
   return { described: true, differences: out };

@@ -23,7 +23,9 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 }
 
 function versionHeaders(headers: IncomingHttpHeaders): Record<string, string> | undefined {
-  const found = Object.keys(headers).filter((name) => name === 'server' || name.includes('version')).map((name) => [name, headerValue(headers, name)!]);
+  const found = Object.keys(headers)
+    .filter((name) => name === 'server' || name.includes('version'))
+    .map((name) => [name, headerValue(headers, name)!]);
   return found.length > 0 ? Object.fromEntries(found) : undefined;
 }
 
@@ -56,7 +58,11 @@ async function fetchAnswer(url: string, headers: Record<string, string>, options
   answer.location = headerValue(response.headers, 'location');
   answer.versionHeaders = versionHeaders(response.headers);
   answer.retryAfter = headerValue(response.headers, 'retry-after');
-  const read = await readBody(response.body, { contentLength: headerValue(response.headers, 'content-length'), contentEncoding: headerValue(response.headers, 'content-encoding') }, options.maxBodyBytes);
+  const read = await readBody(
+    response.body,
+    { contentLength: headerValue(response.headers, 'content-length'), contentEncoding: headerValue(response.headers, 'content-encoding') },
+    options.maxBodyBytes,
+  );
   if (read.ok) answer.bytes = read.bytes;
   else answer.failure = read.failure;
 }
@@ -64,7 +70,14 @@ async function fetchAnswer(url: string, headers: Record<string, string>, options
 /** What the words of a failure draw on: the request's URL, and the network settings it went through. */
 function failureContext(url: string, options: HttpOptions, status: number | undefined): FailureContext {
   const { network, timeoutMs } = options;
-  return { url: new URL(url), timeoutMs, status, proxies: network.proxies, caFile: network.settings.caFile, clientCertFile: network.settings.clientCertificate?.certFile };
+  return {
+    url: new URL(url),
+    timeoutMs,
+    status,
+    proxies: network.proxies,
+    caFile: network.settings.caFile,
+    clientCertFile: network.settings.clientCertificate?.certFile,
+  };
 }
 
 /** The error the connection reported itself, when undici put a vaguer one in its place. */
@@ -83,13 +96,17 @@ async function attempt(url: string, headers: Record<string, string>, options: Ht
   const answer: Answer = {};
   // The race holds the deadline even should a read not notice the abort.
   const outcome = await Promise.race([
-    fetchAnswer(url, headers, options, deadline, answer).then(() => ({ error: undefined }), (error: unknown) => ({ error })),
+    fetchAnswer(url, headers, options, deadline, answer).then(
+      () => ({ error: undefined }),
+      (error: unknown) => ({ error }),
+    ),
     aborted(deadline).then(() => 'deadline' as const),
   ]);
   const { status, contentType, location, versionHeaders: version, retryAfter } = answer;
   const arrived = { status, contentType, location, versionHeaders: version, retryAfter };
   if (outcome === 'deadline') return { ...arrived, failure: deadlinePassed(options.timeoutMs, status) };
-  if (outcome.error !== undefined) return { ...arrived, failure: describeTransportError(connectionError(outcome.error, options.network), failureContext(url, options, status)) };
+  if (outcome.error !== undefined)
+    return { ...arrived, failure: describeTransportError(connectionError(outcome.error, options.network), failureContext(url, options, status)) };
   return { ...arrived, bytes: answer.bytes, failure: answer.failure };
 }
 

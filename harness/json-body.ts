@@ -30,10 +30,18 @@ export type JsonBodyRead = { ok: true; body: JsonBody } | { ok: false; reason: s
 
 type Segment = string | number;
 
-interface LiteralFound { offset: number; path: Segment[]; literal: NumberLiteral; standIn: number }
+interface LiteralFound {
+  offset: number;
+  path: Segment[];
+  literal: NumberLiteral;
+  standIn: number;
+}
 
 /** A key repeated in one object: its pointer's segments and the offset of each occurrence's opening quote. */
-interface RepeatFound { path: Segment[]; keyOffsets: number[] }
+interface RepeatFound {
+  path: Segment[];
+  keyOffsets: number[];
+}
 
 const DEFAULT_MAX_DEPTH = 512;
 // An object with more keys than this looks a new key up in a Map rather than comparing it with each earlier one.
@@ -43,16 +51,40 @@ const PAIRWISE_KEY_LIMIT = 32;
 const SHORT_DIGITS = 15;
 const TWO_TO_53 = 2 ** 53;
 
-const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46;
-const ZERO = 48, NINE = 57, COLON = 58, UPPER_E = 69, BACKSLASH = 92;
-const LOWER_E = 101, LOWER_F = 102, LOWER_N = 110, LOWER_T = 116, LOWER_U = 117;
-const OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT = 123, CLOSE_OBJECT = 125, BYTE_ORDER_MARK = 0xfeff;
+const TAB = 9,
+  LF = 10,
+  CR = 13,
+  SPACE = 32,
+  QUOTE = 34,
+  PLUS = 43,
+  COMMA = 44,
+  MINUS = 45,
+  DOT = 46;
+const ZERO = 48,
+  NINE = 57,
+  COLON = 58,
+  UPPER_E = 69,
+  BACKSLASH = 92;
+const LOWER_E = 101,
+  LOWER_F = 102,
+  LOWER_N = 110,
+  LOWER_T = 116,
+  LOWER_U = 117;
+const OPEN_ARRAY = 91,
+  CLOSE_ARRAY = 93,
+  OPEN_OBJECT = 123,
+  CLOSE_OBJECT = 125,
+  BYTE_ORDER_MARK = 0xfeff;
 // RFC 8259 section 7: the characters that may follow a backslash, besides "u".
 const SHORT_ESCAPES = new Set([QUOTE, BACKSLASH, 47, 98, 102, 110, 114, 116]);
 
 /** Why a text is refused; `offset` is where, never what. */
 class Fault {
-  constructor(readonly what: string, readonly offset: number, readonly kind: 'syntax' | 'depth' = 'syntax') {}
+  constructor(
+    readonly what: string,
+    readonly offset: number,
+    readonly kind: 'syntax' | 'depth' = 'syntax',
+  ) {}
 }
 
 /** Reads a JSON text; never throws; nesting beyond maxDepth (arrays and objects, default 512) is refused without recursion. */
@@ -119,7 +151,11 @@ class Scanner {
   private nextBackslash = -1;
 
   /** `checkStrings` is false for a text JSON.parse accepted: its strings need only be found, not checked. */
-  constructor(private readonly text: string, private readonly maxDepth: number, private readonly checkStrings: boolean) {}
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+    private readonly checkStrings: boolean,
+  ) {}
 
   run(): Fault | undefined {
     try {
@@ -205,10 +241,14 @@ class Scanner {
   private scalar(pos: number, c: number): number {
     if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number(pos);
     switch (c) {
-      case LOWER_T: return this.word(pos, 'true');
-      case LOWER_F: return this.word(pos, 'false');
-      case LOWER_N: return this.word(pos, 'null');
-      default: throw this.fault(pos, 'where a value is expected');
+      case LOWER_T:
+        return this.word(pos, 'true');
+      case LOWER_F:
+        return this.word(pos, 'false');
+      case LOWER_N:
+        return this.word(pos, 'null');
+      default:
+        throw this.fault(pos, 'where a value is expected');
     }
   }
 
@@ -337,7 +377,12 @@ class Scanner {
     for (let i = base; i < top; i++) {
       const other = this.keyLength[i];
       // Keys without escapes are equal when their texts are; "\u0061" equals "a", so a key with one is decoded.
-      if (other === length && length >= 0 ? this.sameText(this.keyStart[i], this.keyStart[top], length) : (other < 0 || length < 0) && this.keyAt(i) === this.keyAt(top)) return i;
+      if (
+        other === length && length >= 0
+          ? this.sameText(this.keyStart[i], this.keyStart[top], length)
+          : (other < 0 || length < 0) && this.keyAt(i) === this.keyAt(top)
+      )
+        return i;
     }
     return -1;
   }

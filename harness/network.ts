@@ -3,13 +3,13 @@ import tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, Pool, buildConnector, type Dispatcher } from 'undici';
 import type { NetworkSettings } from './config.ts';
 import { skipContinue } from './interim.ts';
-import type { Proxy } from './transport-failures.ts';
+import type { Proxy as ProxyKind } from './transport-failures.ts';
 
 /** The connections of one run to one target; closed when its answers are recorded. */
 export interface Network {
   dispatcher: Dispatcher;
   /** The proxies that may carry requests, credentials left out: to tell a proxy's failure from the target's. */
-  proxies: Proxy[];
+  proxies: ProxyKind[];
   settings: NetworkSettings;
   /**
    * What a connection itself reported before undici closed it, by the connection's local port: undici
@@ -65,8 +65,8 @@ function withoutCredentials(raw: string): URL {
 }
 
 /** The configured proxies and what each carries: HTTPS_PROXY https targets, HTTP_PROXY http ones and https ones too when HTTPS_PROXY is unset. */
-function proxiesOf({ http = '', https = '' }: NetworkSettings['proxy']): Proxy[] {
-  const proxies: Proxy[] = [];
+function proxiesOf({ http = '', https = '' }: NetworkSettings['proxy']): ProxyKind[] {
+  const proxies: ProxyKind[] = [];
   if (https !== '') proxies.push({ variable: 'HTTPS_PROXY', url: withoutCredentials(https), schemes: ['https:'] });
   if (http !== '') proxies.push({ variable: 'HTTP_PROXY', url: withoutCredentials(http), schemes: https === '' ? ['http:', 'https:'] : ['http:'] });
   return proxies;
@@ -83,9 +83,18 @@ export function openNetwork(timeoutMs: number, settings: NetworkSettings = DIREC
   const connectionErrors = new Map<number, Error>();
   const common = { factory: poolFactory(connectionErrors), pipelining: 0, connect: tlsOptions, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const { http = '', https = '', noProxy = '' } = settings.proxy;
-  const dispatcher = http === '' && https === ''
-    ? new Agent(common)
-    // Empty strings, not undefined: undici would otherwise read the process's own variables behind the configuration's back.
-    : new EnvHttpProxyAgent({ ...common, httpProxy: http, httpsProxy: https, noProxy, requestTls: tlsOptions, proxyTls: { ...(settings.ca === undefined ? {} : { secureContext: tls.createSecureContext(trusted(settings)) }), timeout: timeoutMs }, proxyTunnel: false });
+  const dispatcher =
+    http === '' && https === ''
+      ? new Agent(common)
+      : // Empty strings, not undefined: undici would otherwise read the process's own variables behind the configuration's back.
+        new EnvHttpProxyAgent({
+          ...common,
+          httpProxy: http,
+          httpsProxy: https,
+          noProxy,
+          requestTls: tlsOptions,
+          proxyTls: { ...(settings.ca === undefined ? {} : { secureContext: tls.createSecureContext(trusted(settings)) }), timeout: timeoutMs },
+          proxyTunnel: false,
+        });
   return { dispatcher, proxies: proxiesOf(settings.proxy), settings, connectionErrors, close: () => dispatcher.destroy() };
 }

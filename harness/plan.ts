@@ -35,7 +35,10 @@ const get = (path: string, credential: Credential): ExchangeRequest => ({ method
 const OPERATIONS: Operation[] = ['signup-token', 'projects'];
 
 /** Every request of a run, fixed before the first is sent: GET only, to the two documented paths. */
-export function requestPlan(config: { signupTokens: string[]; forbidden: Pick<ForbiddenCredential, 'credential' | 'operations'>[] }, run: RunSecrets): ExchangeRequest[] {
+export function requestPlan(
+  config: { signupTokens: string[]; forbidden: Pick<ForbiddenCredential, 'credential' | 'operations'>[] },
+  run: RunSecrets,
+): ExchangeRequest[] {
   const path = (operation: Operation) => authPath(operation, config.signupTokens, run);
   return [
     ...config.signupTokens.map((secret) => get(tokenPath(secret), 'admin')),

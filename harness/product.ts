@@ -25,6 +25,7 @@ export function productSource(block: Record<string, string | number>): Source {
 export function productOf(source: Source): Product | { error: string } | undefined {
   const given = Object.entries(PRODUCT_VARIABLES).filter(([, variable]) => source[variable] !== undefined);
   if (given.length === 0) return undefined;
-  if (source.CONFORMANCE_PRODUCT_NAME === undefined) return { error: `${given[0][1]} is set but CONFORMANCE_PRODUCT_NAME is not: name the product (product: name: in a target file)` };
+  if (source.CONFORMANCE_PRODUCT_NAME === undefined)
+    return { error: `${given[0][1]} is set but CONFORMANCE_PRODUCT_NAME is not: name the product (product: name: in a target file)` };
   return Object.fromEntries(given.map(([key, variable]) => [key, source[variable]])) as unknown as Product;
 }

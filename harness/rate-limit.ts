@@ -19,7 +19,13 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /** How long to wait before trying a 429 again, or why the suite will not. */
-export function nextTry(retryAfter: string | undefined, retriesSoFar: number, remainingMs: number, timeoutMs: number, now = Date.now()): { waitMs: number } | { failure: string } {
+export function nextTry(
+  retryAfter: string | undefined,
+  retriesSoFar: number,
+  remainingMs: number,
+  timeoutMs: number,
+  now = Date.now(),
+): { waitMs: number } | { failure: string } {
   if (retriesSoFar >= MAX_RETRIES) return { failure: rateLimitPersists(retriesSoFar + 1) };
   const asked = retryAfterMs(retryAfter, now);
   if (asked !== undefined && asked > MAX_WAIT_MS) return { failure: rateLimitWaitTooLong(asked, MAX_WAIT_MS) };

@@ -16,7 +16,10 @@ export interface Recording {
 export const keyOf = (request: Pick<ExchangeRequest, 'path' | 'credential'>) => `${request.credential} ${request.path}`;
 
 function credentials(config: TargetConfig, run: RunSecrets): (c: Credential) => string | undefined {
-  const tokens = new Map<Credential, string>([['admin', config.adminToken], ['invalid', run.invalidToken]]);
+  const tokens = new Map<Credential, string>([
+    ['admin', config.adminToken],
+    ['invalid', run.invalidToken],
+  ]);
   for (const f of config.forbidden) tokens.set(f.credential, f.token);
   return (c) => tokens.get(c);
 }
@@ -41,7 +44,14 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
   const startedAt = new Date().toISOString();
   const plan = requestPlan(config, run);
   const network = openNetwork(config.timeoutMs, config.embedded ? DIRECT : config.network);
-  const options = { baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, userAgent: `admin-api-conformance/${SUITE_VERSION}`, tokenFor: credentials(config, run), network };
+  const options = {
+    baseUrl: config.baseUrl,
+    timeoutMs: config.timeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+    userAgent: `admin-api-conformance/${SUITE_VERSION}`,
+    tokenFor: credentials(config, run),
+    network,
+  };
   const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.
   const described = config.openapiPath === undefined ? [] : [() => send(descriptionRequest(config.openapiPath!), options)];

@@ -56,6 +56,8 @@ export function consistencyOf(rounds: Exchange[][], concurrency: number, redact:
     return Object.keys(counts).length > 1 ? [{ method, path: redact(path), credential, answers: counts }] : [];
   });
   const timed = rounds.flat().filter((e) => e.failure === undefined);
-  const latencyMs = Object.fromEntries(['signup-token', 'projects'].map((op) => [op, percentiles(timed.filter((e) => operationOf(e) === op).map((e) => e.durationMs))]));
+  const latencyMs = Object.fromEntries(
+    ['signup-token', 'projects'].map((op) => [op, percentiles(timed.filter((e) => operationOf(e) === op).map((e) => e.durationMs))]),
+  );
   return { rounds: rounds.length, concurrency, consistent: inconsistent.length === 0, inconsistent, latencyMs };
 }

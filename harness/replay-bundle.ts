@@ -15,7 +15,7 @@ export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
 /** The bundle's recording, once its digests hold and this suite made it: a replay judges nothing else. */
 export function replayedRecording(bundle: string): BundleRecording {
-  let files;
+  let files: ReturnType<typeof readBundle>;
   try {
     files = readBundle(bundle);
   } catch (error) {
@@ -23,10 +23,13 @@ export function replayedRecording(bundle: string): BundleRecording {
   }
   const manifest = manifestOf(files);
   const problems = digestProblems(files, manifest);
-  if (problems.length > 0) throw new ConfigError(`${REPLAY_VARIABLE}: the bundle ${bundle} does not hold (${problems[0]}); admin-api-conformance verify names every difference`);
+  if (problems.length > 0)
+    throw new ConfigError(`${REPLAY_VARIABLE}: the bundle ${bundle} does not hold (${problems[0]}); admin-api-conformance verify names every difference`);
   const here = [SUITE_VERSION, contractsHash(), specDocument().sha256].join(' ');
   if ([manifest.suite.version, manifest.suite.contractsHash, manifest.document.sha256].join(' ') !== here) {
-    throw new ConfigError(`${REPLAY_VARIABLE}: the bundle was made by suite ${manifest.suite.version} with contracts ${manifest.suite.contractsHash}; replay it with that suite, or compare with admin-api-conformance verify --anyway`);
+    throw new ConfigError(
+      `${REPLAY_VARIABLE}: the bundle was made by suite ${manifest.suite.version} with contracts ${manifest.suite.contractsHash}; replay it with that suite, or compare with admin-api-conformance verify --anyway`,
+    );
   }
   return readBundleRecording(files.get(EXCHANGES)!);
 }

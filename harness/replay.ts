@@ -49,10 +49,14 @@ export async function replay(clause: Clause, testInfo: TestInfo): Promise<void> 
   // summary then agree with the gate, and the worker is not restarted for it.
   const deviation = outcome === 'failed' ? activeDeviation(facts.deviations, clause.id) : undefined;
   if (deviation) testInfo.fail(true, `known deviation: ${deviation.reason}`);
-  await base.step(`judge clause ${clause.id}`, async () => {
-    if (outcome === 'errored') throw new Error(describeUnevaluable(clause, verdict.evidence, verdict.crash));
-    expect(verdict).toConform(clause);
-  }, { box: true });
+  await base.step(
+    `judge clause ${clause.id}`,
+    async () => {
+      if (outcome === 'errored') throw new Error(describeUnevaluable(clause, verdict.evidence, verdict.crash));
+      expect(verdict).toConform(clause);
+    },
+    { box: true },
+  );
 }
 
 /** The title of a clause's test: its sentence, and its id, which puts it in every report line and JUnit name and lets `--grep <id>` select it. */
@@ -61,5 +65,8 @@ export const titleOf = (clause: Clause) => `${clause.title} [${clause.id}]`;
 /** The details of a clause's test: its level as a tag, its id and section as annotations. */
 export const detailsOf = (clause: Clause): TestDetails => ({
   tag: [`@${clause.level}`],
-  annotation: [{ type: 'clause', description: clause.id }, { type: 'section', description: clause.section }],
+  annotation: [
+    { type: 'clause', description: clause.id },
+    { type: 'section', description: clause.section },
+  ],
 });

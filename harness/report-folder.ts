@@ -9,7 +9,19 @@ export const LOCK_FILE = '.conformance-run.lock';
  * What a run writes to its report folder, and so what the next run removes first. Only these: the
  * folder may be one the user keeps other files in.
  */
-const RUN_OUTPUT = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'requests.json', 'evidence.tar.gz', '.evidence-exchanges.json', 'targets', 'blob-report', 'test-results'];
+const RUN_OUTPUT = [
+  'conformance.json',
+  'index.html',
+  'summary.md',
+  'badge.svg',
+  'junit.xml',
+  'requests.json',
+  'evidence.tar.gz',
+  '.evidence-exchanges.json',
+  'targets',
+  'blob-report',
+  'test-results',
+];
 
 function isAlive(pid: number): boolean {
   try {
@@ -35,7 +47,8 @@ function holderOf(lock: string): number | undefined {
 const VIRTUAL = ['/proc', '/sys', '/dev'];
 
 export function takeReportFolder(dir: string): void {
-  if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`))) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
+  if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
   try {
     mkdirSync(dir, { recursive: true });
@@ -44,7 +57,8 @@ export function takeReportFolder(dir: string): void {
   }
   const lock = path.join(dir, LOCK_FILE);
   const holder = holderOf(lock);
-  if (holder !== undefined) throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
+  if (holder !== undefined)
+    throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
   try {
     writeFileSync(lock, `${process.pid}\n`);
   } catch (error) {

@@ -116,7 +116,11 @@ export function schemaFindings(name: SchemaName, bodies: ReadBody[]): Map<string
   for (const { exchange, body } of bodies) {
     for (const [clause, n] of walkOf(name, body).looked) checks.get(clause)?.count(n);
     const reported = new Set<string>();
-    const errors = [body.value, ...body.otherReadings].flatMap((reading) => validators().validate(name, reading).map((e) => findingOf(tree, e, reading, body)));
+    const errors = [body.value, ...body.otherReadings].flatMap((reading) =>
+      validators()
+        .validate(name, reading)
+        .map((e) => findingOf(tree, e, reading, body)),
+    );
     for (const finding of [...errors, ...literalFindings(tree, body)]) {
       const key = `${finding.clause} ${finding.pointer}`;
       if (reported.has(key)) continue;

@@ -33,12 +33,15 @@ function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
   if (!Array.isArray(current.allOf)) return current;
   const parts = (current.allOf as unknown[]).map((part) => flatten(asNode(part), resolve, new Set(seen)));
   const { allOf: _allOf, ...own } = current;
-  return parts.reduce<Node>((merged, part) => ({
-    ...part,
-    ...merged,
-    properties: { ...asNode(part.properties), ...asNode(merged.properties) },
-    required: [...((part.required as string[]) ?? []), ...((merged.required as string[]) ?? [])],
-  }), own);
+  return parts.reduce<Node>(
+    (merged, part) => ({
+      ...part,
+      ...merged,
+      properties: { ...asNode(part.properties), ...asNode(merged.properties) },
+      required: [...((part.required as string[]) ?? []), ...((merged.required as string[]) ?? [])],
+    }),
+    own,
+  );
 }
 
 /** The alternatives of a oneOf/anyOf, with `{type: null}` taken as "nullable". */
@@ -65,7 +68,11 @@ export function shapeOf(schema: unknown, resolve: Resolve, seen = new Set<Node>(
   const shape: Shape = { types, nullable: nullable || nullOption, bounds: {} };
   if (typeof node.format === 'string') shape.format = node.format;
   const values = node.const !== undefined ? [node.const] : (node.enum as unknown[] | undefined);
-  if (values) shape.enum = values.filter((v) => v !== null).map(String).sort();
+  if (values)
+    shape.enum = values
+      .filter((v) => v !== null)
+      .map(String)
+      .sort();
   for (const key of ['minimum', 'maximum', 'minItems'] as const) if (typeof node[key] === 'number') shape.bounds[key] = node[key] as number;
   if (node.items !== undefined) shape.items = shapeOf(node.items, resolve, new Set(seen));
   if (node.properties !== undefined || options.length > 0) shape.fields = fieldsOf(node, options, resolve, seen);
@@ -76,7 +83,8 @@ export function shapeOf(schema: unknown, resolve: Resolve, seen = new Set<Node>(
 function fieldsOf(node: Node, options: Node[], resolve: Resolve, seen: Set<Node>): Shape['fields'] {
   const required = new Set((node.required as string[] | undefined) ?? []);
   const fields: NonNullable<Shape['fields']> = new Map();
-  for (const [name, sub] of Object.entries(asNode(node.properties))) fields.set(name, { shape: shapeOf(sub, resolve, new Set(seen)), required: required.has(name) });
+  for (const [name, sub] of Object.entries(asNode(node.properties)))
+    fields.set(name, { shape: shapeOf(sub, resolve, new Set(seen)), required: required.has(name) });
   // A field every alternative requires is required; one only some require is not.
   const flat = options.map((o) => flatten(o, resolve, new Set(seen)));
   for (const name of new Set(flat.flatMap((o) => Object.keys(asNode(o.properties))))) {

@@ -119,7 +119,10 @@ export function branchFor(place: SchemaPlace, data: Record<string, unknown>): Sc
  * /users/*\/id), and the keyword at its end.
  */
 export function placeOfSchemaPath(tree: SchemaPlace, schemaPath: string): { place: SchemaPlace; keyword: string } {
-  const segments = schemaPath.replace(/^#\/?/, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = schemaPath
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let place = tree;
   let i = 0;
   for (; i < segments.length - 1; i++) {

@@ -35,7 +35,10 @@ function base64Needles(text: string): Needle[] {
     const last = Math.floor(endBit / 6);
     const core = encoded.slice(first, last);
     const needle = { base64: true, before: startBit % 6 === 0 ? 0 : 1, after: endBit % 6 === 0 ? 0 : 1 };
-    return [{ ...needle, text: core }, { ...needle, text: core.replace(/\+/g, '-').replace(/\//g, '_') }];
+    return [
+      { ...needle, text: core },
+      { ...needle, text: core.replace(/\+/g, '-').replace(/\//g, '_') },
+    ];
   });
 }
 

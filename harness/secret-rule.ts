@@ -26,7 +26,7 @@ export function unsafeToRedact(token: string): string | undefined {
   const chars = [...token];
   if (chars.length < MIN_SECRET_CHARS) return `it has fewer than ${MIN_SECRET_CHARS} characters`;
   if (new Set(chars).size < MIN_DISTINCT_CHARS) return `it has fewer than ${MIN_DISTINCT_CHARS} different characters`;
-  if (ESCAPE_STARTS.test(token)) return 'it holds a \\ or &, which the reports\' own escaping could spell out';
+  if (ESCAPE_STARTS.test(token)) return "it holds a \\ or &, which the reports' own escaping could spell out";
   return undefined;
 }
 

@@ -18,13 +18,19 @@ let variables: Variable[] | undefined;
 /** Every CONFORMANCE_ variable the suite reads (harness/variables.json). */
 export function knownVariables(): Variable[] {
   if (variables) return variables;
-  const read = check<{ variables: Variable[] }>(schemaFile('variables.schema.json'), JSON.parse(readFileSync(new URL('./variables.json', import.meta.url), 'utf8')));
+  const read = check<{ variables: Variable[] }>(
+    schemaFile('variables.schema.json'),
+    JSON.parse(readFileSync(new URL('./variables.json', import.meta.url), 'utf8')),
+  );
   if (!read.ok) throw new Error(`harness/variables.json does not match its schema: ${read.errors.join('; ')}`);
   return (variables = read.value.variables);
 }
 
 /** The variables that describe the target: any of them present, even empty, rules the embedded target out. */
-export const targetVariables = () => knownVariables().filter((v) => v.target).map((v) => v.name);
+export const targetVariables = () =>
+  knownVariables()
+    .filter((v) => v.target)
+    .map((v) => v.name);
 
 const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith('CONFORMANCE_')));
 
@@ -34,7 +40,9 @@ function checkNames(source: Source, where: string): void {
   for (const name of Object.keys(source)) {
     if (known.includes(name)) continue;
     const guess = closest(name, known);
-    throw new ConfigError(`${where} sets ${name}, which the suite does not know${guess ? `; did you mean ${guess}?` : ''} (admin-api-conformance --help lists them)`);
+    throw new ConfigError(
+      `${where} sets ${name}, which the suite does not know${guess ? `; did you mean ${guess}?` : ''} (admin-api-conformance --help lists them)`,
+    );
   }
 }
 

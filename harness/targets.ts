@@ -7,7 +7,11 @@ import { readVariables } from './sources.ts';
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
 
 /** A target's name as a folder name. */
-export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'target';
+export const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'target';
 
 function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): TargetConfig[] {
   const targets = files.map((file) => {
@@ -21,7 +25,10 @@ function loadSeveral(files: string[], env: Record<string, string | undefined>, c
   // Names that differ only in case or punctuation share a report folder: one target's reports would overwrite the other's.
   const folders = names.map(slug);
   const clash = folders.findIndex((f, i) => folders.indexOf(f) !== i);
-  if (clash >= 0) throw new ConfigError(`the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`);
+  if (clash >= 0)
+    throw new ConfigError(
+      `the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`,
+    );
   return targets;
 }
 

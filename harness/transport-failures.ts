@@ -74,7 +74,14 @@ interface TransportError {
 }
 
 /** Certificate checks that fail because no trusted authority signed the chain (OpenSSL's verify codes, as Node names them). */
-const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED']);
+const UNKNOWN_AUTHORITY = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
 
 /** Answers to a TLS handshake that are not TLS: the port speaks something else, plain HTTP most often. */
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'ERR_SSL_UNKNOWN_PROTOCOL']);
@@ -108,30 +115,39 @@ function certificateWords(err: TransportError, code: string, host: string, conte
 }
 
 function handshakeWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
-  if (NOT_TLS.has(code)) return `${host} does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (${code})`;
+  if (NOT_TLS.has(code))
+    return `${host} does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (${code})`;
   const alert = err.reason ?? code;
-  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' && context.clientCertFile === undefined) return `${host} demands a client certificate: set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY (${code})`;
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' && context.clientCertFile === undefined)
+    return `${host} demands a client certificate: set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY (${code})`;
   if (CLIENT_CERTIFICATE_ALERTS.has(code) || (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' && context.clientCertFile !== undefined)) {
     return context.clientCertFile === undefined
       ? `${host} refused the TLS handshake (${alert}); if it demands a client certificate, set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY (${code})`
       : `${host} refused the client certificate of CONFORMANCE_CLIENT_CERT (${context.clientCertFile}): ${alert} (${code})`;
   }
-  if (code.startsWith('ERR_SSL_')) return `the TLS handshake with ${host} failed: ${alert}${context.clientCertFile === undefined ? '; if it demands a client certificate, set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY' : ''} (${code})`;
+  if (code.startsWith('ERR_SSL_'))
+    return `the TLS handshake with ${host} failed: ${alert}${context.clientCertFile === undefined ? '; if it demands a client certificate, set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY' : ''} (${code})`;
   return undefined;
 }
 
 /** The proxy a connection failure is about, when its address or host name is a proxy's. */
 function proxyOf(err: TransportError, context: FailureContext): Proxy | undefined {
   const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return context.proxies.find(({ url }) => (err.hostname !== undefined ? err.hostname === url.hostname : err.port === portOf(url) && err.address !== undefined && url.hostname.replace(/^\[|\]$/g, '') === err.address));
+  return context.proxies.find(({ url }) =>
+    err.hostname !== undefined
+      ? err.hostname === url.hostname
+      : err.port === portOf(url) && err.address !== undefined && url.hostname.replace(/^\[|\]$/g, '') === err.address,
+  );
 }
 
 function connectionWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
   const proxy = proxyOf(err, context);
   const who = proxy === undefined ? host : `the proxy ${proxy.url.host} (${proxy.variable})`;
   const fix = proxy === undefined ? 'check CONFORMANCE_BASE_URL' : `check ${proxy.variable}`;
-  if (code === 'ENOTFOUND') return `the host name ${proxy === undefined ? context.url.hostname : `of the proxy ${proxy.url.hostname} (${proxy.variable})`} is not known to DNS: ${fix} (${code})`;
-  if (code === 'EAI_AGAIN') return `the host name ${proxy === undefined ? context.url.hostname : `of the proxy ${proxy.url.hostname} (${proxy.variable})`} could not be looked up just now (DNS did not answer; ${code})`;
+  if (code === 'ENOTFOUND')
+    return `the host name ${proxy === undefined ? context.url.hostname : `of the proxy ${proxy.url.hostname} (${proxy.variable})`} is not known to DNS: ${fix} (${code})`;
+  if (code === 'EAI_AGAIN')
+    return `the host name ${proxy === undefined ? context.url.hostname : `of the proxy ${proxy.url.hostname} (${proxy.variable})`} could not be looked up just now (DNS did not answer; ${code})`;
   if (code === 'ECONNREFUSED') return `${who} refused the connection: nothing listens there; ${fix} (${code})`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${who} could not be reached: no route to it from this machine (${code})`;
   if (code === 'ETIMEDOUT') return `${who} did not accept the connection in time (${code})`;
@@ -139,7 +155,8 @@ function connectionWords(err: TransportError, code: string, host: string, contex
 }
 
 function proxyWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
-  const status = /Proxy response \((\d+)\)/.exec(err.message ?? '')?.[1] ?? (/Proxy Authentication Required \(407\)/.test(err.message ?? '') ? '407' : undefined);
+  const status =
+    /Proxy response \((\d+)\)/.exec(err.message ?? '')?.[1] ?? (/Proxy Authentication Required \(407\)/.test(err.message ?? '') ? '407' : undefined);
   if (status === undefined) return undefined;
   const proxy = context.proxies.find((p) => p.schemes.includes(context.url.protocol));
   const who = proxy === undefined ? 'the proxy' : `the proxy ${proxy.url.host} (${proxy.variable})`;
@@ -151,8 +168,10 @@ function proxyWords(err: TransportError, code: string, host: string, context: Fa
 function exchangeWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return `the answer's headers are larger than ${maxHeaderSize} bytes, the most the suite reads (${code})`;
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `the connection ended before the body reached its Content-Length (${code})`;
-  if (code.startsWith('HPE_') || code === 'HTTPParserError') return `${host} answered with something that is not HTTP/1.1 (${quoted(err.message ?? '')}; ${code})`;
-  if (code === 'ECONNRESET') return context.status === undefined ? `${host} reset the connection before answering (${code})` : `the target reset the connection (${code})`;
+  if (code.startsWith('HPE_') || code === 'HTTPParserError')
+    return `${host} answered with something that is not HTTP/1.1 (${quoted(err.message ?? '')}; ${code})`;
+  if (code === 'ECONNRESET')
+    return context.status === undefined ? `${host} reset the connection before answering (${code})` : `the target reset the connection (${code})`;
   if (err.message !== 'other side closed') return undefined;
   if (context.status !== undefined) return `the target closed the connection before the end of the body (${code})`;
   return `${host} closed the connection before answering${closedHint(context)} (${code})`;
@@ -177,6 +196,7 @@ export function describeTransportError(error: unknown, context: FailureContext):
   const host = context.url.host;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection to ${host} within ${context.timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
   if (DEADLINE_CODES.has(code)) return deadlinePassed(context.timeoutMs, context.status);
-  const words = WORDERS.reduce<string | undefined>((found, word) => found ?? word(err, code, host, context), undefined) ?? `${err.message ?? String(error)} (${code})`;
+  const words =
+    WORDERS.reduce<string | undefined>((found, word) => found ?? word(err, code, host, context), undefined) ?? `${err.message ?? String(error)} (${code})`;
   return context.status === undefined ? words : `the body broke off after status ${context.status}: ${words}`;
 }

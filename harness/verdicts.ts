@@ -42,18 +42,28 @@ export interface TargetVerdicts {
 
 export function runFacts(config: TargetConfig, recording: Recording, secrets: Secrets, consistency?: Consistency): RunFacts {
   const { exchanges } = recording;
-  return redactValue({
-    target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded, reportedVersion: exchanges.find((e) => e.versionHeaders)?.versionHeaders },
-    startedAt: recording.startedAt,
-    requests: { count: exchanges.length, methods: [...new Set(exchanges.map((e) => e.request.method))] },
-    deviations: config.deviations,
-    consistency,
-    product: config.product,
-  }, (text) => shown(text, secrets));
+  return redactValue(
+    {
+      target: {
+        name: config.name,
+        baseUrl: config.baseUrl,
+        embedded: config.embedded,
+        reportedVersion: exchanges.find((e) => e.versionHeaders)?.versionHeaders,
+      },
+      startedAt: recording.startedAt,
+      requests: { count: exchanges.length, methods: [...new Set(exchanges.map((e) => e.request.method))] },
+      deviations: config.deviations,
+      consistency,
+      product: config.product,
+    },
+    (text) => shown(text, secrets),
+  );
 }
 
 export function verdictsOf(checks: ClauseCheck[], secrets: Secrets, facts: RunFacts): TargetVerdicts {
-  const clauses = Object.fromEntries(checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]));
+  const clauses = Object.fromEntries(
+    checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]),
+  );
   return { facts, clauses };
 }
 

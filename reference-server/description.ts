@@ -11,16 +11,28 @@ const componentOf = (file: string) => file.replace(/\.schema\.json$/, '');
 function asComponent(node: Json): Json {
   if (Array.isArray(node)) return node.map(asComponent);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).flatMap(([key, value]): [string, Json][] => {
-    if (key === '$id' || key === '$schema' || key === 'clauses') return [];
-    if (key === '$ref') return [[key, `#/components/schemas/${componentOf(String(value))}`]];
-    return [[key, asComponent(value)]];
-  }));
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([key, value]): [string, Json][] => {
+      if (key === '$id' || key === '$schema' || key === 'clauses') return [];
+      if (key === '$ref') return [[key, `#/components/schemas/${componentOf(String(value))}`]];
+      return [[key, asComponent(value)]];
+    }),
+  );
 }
 
 function operation(summary: string, component: string, parameters: Json[] = []): Json {
   const error = { description: 'the error object', content: { 'application/json': { schema: { $ref: '#/components/schemas/error' } } } };
-  return { get: { summary, parameters, responses: { 200: { description: summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${component}` } } } }, 401: error, 403: error } } };
+  return {
+    get: {
+      summary,
+      parameters,
+      responses: {
+        200: { description: summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${component}` } } } },
+        401: error,
+        403: error,
+      },
+    },
+  };
 }
 
 /** The reference implementation's own description of both operations, made from the contracts: faithful by construction. */
@@ -30,7 +42,9 @@ export function referenceDescription(): Json {
     openapi: '3.1.0',
     info: { title: 'Admin API reference implementation', version: '1' },
     paths: {
-      '/api/admin/invite-link/tokens/{token}': operation('Retrieve a signup token', 'public-signup-token', [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }]),
+      '/api/admin/invite-link/tokens/{token}': operation('Retrieve a signup token', 'public-signup-token', [
+        { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+      ]),
       '/api/admin/projects': operation('List all projects', 'projects'),
     },
     components: { schemas: components },

@@ -26,9 +26,10 @@ export async function startEmbeddedTarget(): Promise<EmbeddedTarget> {
     forbiddenTokensSignup: [REFERENCE_FIXTURES.viewerToken],
     signupTokens: [...REFERENCE_FIXTURES.signupTokens],
     openapiPath: DESCRIPTION_PATH,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -17,19 +17,27 @@ function write(dir: string, files: [string, string][], stepSummary: string | und
 
 /** The files a run leaves, each rendered from the one report. Returns their paths. */
 export function writeArtifacts(report: ConformanceReport, dir: string, stepSummary?: string): string[] {
-  return write(dir, [
-    ['conformance.json', `${JSON.stringify(report, null, 2)}\n`],
-    ['index.html', renderHtml(report)],
-    ['summary.md', renderMarkdown(report)],
-    ['badge.svg', renderBadge(report)],
-  ], stepSummary);
+  return write(
+    dir,
+    [
+      ['conformance.json', `${JSON.stringify(report, null, 2)}\n`],
+      ['index.html', renderHtml(report)],
+      ['summary.md', renderMarkdown(report)],
+      ['badge.svg', renderBadge(report)],
+    ],
+    stepSummary,
+  );
 }
 
 /** The files of a run over several targets: the matrix beside each target's own folder. */
 export function writeMatrixArtifacts(matrix: MatrixReport, dir: string, stepSummary?: string): string[] {
-  return write(dir, [
-    ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
-    ['index.html', renderMatrixHtml(matrix)],
-    ['summary.md', renderMatrixMarkdown(matrix)],
-  ], stepSummary);
+  return write(
+    dir,
+    [
+      ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
+      ['index.html', renderMatrixHtml(matrix)],
+      ['summary.md', renderMatrixMarkdown(matrix)],
+    ],
+    stepSummary,
+  );
 }

@@ -85,11 +85,15 @@ function runFacts(tests: TestCase[], target: RunTarget): RunFacts {
   for (const test of tests) {
     const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
     const read = body && attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
-    if (read && read.ok) return read.value;
+    if (read?.ok) return read.value;
   }
   const log = readRequestLog(target.reportDir);
   return {
-    target: log?.target ?? { name: target.config?.name ?? target.name, baseUrl: target.config?.baseUrl || 'http://127.0.0.1', embedded: target.config?.embedded ?? false },
+    target: log?.target ?? {
+      name: target.config?.name ?? target.name,
+      baseUrl: target.config?.baseUrl || 'http://127.0.0.1',
+      embedded: target.config?.embedded ?? false,
+    },
     startedAt: log?.startedAt ?? new Date().toISOString(),
     requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
     deviations: target.config?.deviations ?? [],
@@ -121,7 +125,11 @@ function runTargets(tests: TestCase[]): { multi: boolean; reportDir: string; tar
   const projects = [...new Set(tests.map(projectOf))];
   const multi = projects.some((p) => p !== '');
   if (!multi) return { multi, reportDir, targets: [{ name: '', reportDir, config: configs[0] }] };
-  return { multi, reportDir, targets: projects.map((name) => ({ name, reportDir: path.join(reportDir, 'targets', slug(name)), config: configs.find((c) => c.name === name) })) };
+  return {
+    multi,
+    reportDir,
+    targets: projects.map((name) => ({ name, reportDir: path.join(reportDir, 'targets', slug(name)), config: configs.find((c) => c.name === name) })),
+  };
 }
 
 /**
@@ -162,27 +170,40 @@ export default class ConformanceReporter implements Reporter {
     // Escapes first, so that no escape written later can spell a secret the redactor did not see.
     const redact = (text: string) => secrets(visible(text, 'block'));
     const facts = runFacts(tests, target);
-    return buildConformanceReport(loadCatalogue(), tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined), {
-      suiteVersion: SUITE_VERSION,
-      contractsHash: contractsHash(),
-      document: specDocument(),
-      product: facts.product,
-      replay: facts.replay,
-      target: facts.target,
-      startedAt: facts.startedAt,
-      durationMs: result.duration,
-      runStatus: result.status,
-      runErrors: [...this.runErrors.map(redact), ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : [])],
-      deviations: facts.deviations,
-      today,
-      requests: facts.requests,
-      shard: this.shard,
-      consistency: facts.consistency,
-    });
+    return buildConformanceReport(
+      loadCatalogue(),
+      tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined),
+      {
+        suiteVersion: SUITE_VERSION,
+        contractsHash: contractsHash(),
+        document: specDocument(),
+        product: facts.product,
+        replay: facts.replay,
+        target: facts.target,
+        startedAt: facts.startedAt,
+        durationMs: result.duration,
+        runStatus: result.status,
+        runErrors: [
+          ...this.runErrors.map(redact),
+          ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
+        ],
+        deviations: facts.deviations,
+        today,
+        requests: facts.requests,
+        shard: this.shard,
+        consistency: facts.consistency,
+      },
+    );
   }
 
   /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */
-  private async bundle(report: ConformanceReport, target: RunTarget, run: { multi: boolean; reportDir: string }, result: FullResult, today: string): Promise<string> {
+  private async bundle(
+    report: ConformanceReport,
+    target: RunTarget,
+    run: { multi: boolean; reportDir: string },
+    result: FullResult,
+    today: string,
+  ): Promise<string> {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       rmSync(path.join(target.reportDir, STAGED_RECORDING), { force: true });
       return '  evidence: none, the run did not end\n';
@@ -200,7 +221,12 @@ export default class ConformanceReporter implements Reporter {
     const today = new Date().toISOString().slice(0, 10);
     const reports: { report: ConformanceReport; path: string }[] = [];
     for (const target of run.targets) {
-      const report = this.reportOf(target, tests.filter((t) => projectOf(t) === target.name), result, today);
+      const report = this.reportOf(
+        target,
+        tests.filter((t) => projectOf(t) === target.name),
+        result,
+        today,
+      );
       const files = writeArtifacts(report, target.reportDir, run.multi ? undefined : stepSummary);
       process.stdout.write(consoleSummary(report, files));
       process.stdout.write(await this.bundle(report, target, run, result, today));
@@ -213,7 +239,9 @@ export default class ConformanceReporter implements Reporter {
     }
     const matrix = buildMatrixReport(reports, result.duration);
     const files = writeMatrixArtifacts(matrix, run.reportDir, stepSummary);
-    process.stdout.write(`\nConformance matrix: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass\n${files.map((f) => `  report: ${f}`).join('\n')}\n`);
+    process.stdout.write(
+      `\nConformance matrix: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
+    );
     return settle(matrix.verdict);
   }
 }

@@ -123,8 +123,10 @@ export interface ConformanceReport {
  * from these, as the reporter builds one from the tests.
  */
 export function clauseRunOf(clause: Clause, outcome: JudgedStatus): ClauseRun {
-  if (outcome === 'not-exercised') return { clause: clause.id, status: 'skipped', outcome, skipReason: `not exercised: needs ${clause.needs ?? 'input the target did not provide'}` };
-  if (clause.level === 'INFO' && outcome === 'passed') return { clause: clause.id, status: 'skipped', outcome, skipReason: 'observed: recorded, never judged (the document leaves it open)' };
+  if (outcome === 'not-exercised')
+    return { clause: clause.id, status: 'skipped', outcome, skipReason: `not exercised: needs ${clause.needs ?? 'input the target did not provide'}` };
+  if (clause.level === 'INFO' && outcome === 'passed')
+    return { clause: clause.id, status: 'skipped', outcome, skipReason: 'observed: recorded, never judged (the document leaves it open)' };
   return { clause: clause.id, status: outcome === 'passed' ? 'passed' : 'failed', outcome };
 }
 
@@ -132,10 +134,12 @@ export function clauseRunOf(clause: Clause, outcome: JudgedStatus): ClauseRun {
 function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedStatus | 'not-judged'; reason?: string } {
   if (run === undefined && meta.runStatus === 'interrupted') return { status: 'not-judged', reason: 'the run was interrupted before its test' };
   if (run === undefined && meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
-  if (run === undefined && meta.shard) return { status: 'not-judged', reason: `judged in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
+  if (run === undefined && meta.shard)
+    return { status: 'not-judged', reason: `judged in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
   if (run === undefined) return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
   // A check skips itself only with a reason; one skipped without it never ran (the run timed out or stopped).
-  if (run.status === 'skipped' && run.skipReason === undefined) return { status: 'not-judged', reason: `its test did not run: the run ended ${meta.runStatus}` };
+  if (run.status === 'skipped' && run.skipReason === undefined)
+    return { status: 'not-judged', reason: `its test did not run: the run ended ${meta.runStatus}` };
   // An observation is replayed as a skipped test, so that no runner counts it passed.
   if (run.status === 'skipped' && run.outcome === 'passed') return { status: 'passed' };
   if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason!.replace(/^not exercised: /, '') };
@@ -159,7 +163,15 @@ function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefin
 
 function count(results: ClauseResult[]): Counts {
   const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
-  return { passed: of('passed'), failed: of('failed'), errored: of('errored'), notExercised: of('not-exercised'), knownDeviations: of('known-deviation'), notJudged: of('not-judged'), observed: of('observed') };
+  return {
+    passed: of('passed'),
+    failed: of('failed'),
+    errored: of('errored'),
+    notExercised: of('not-exercised'),
+    knownDeviations: of('known-deviation'),
+    notJudged: of('not-judged'),
+    observed: of('observed'),
+  };
 }
 
 function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
@@ -187,7 +199,14 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   const deviations = new Map(meta.deviations.map((d) => [d.clause, d]));
   const clauses = catalogue.map((c): ClauseResult => {
     const run = byClause.get(c.id);
-    const result: ClauseResult = { id: c.id, section: c.section, level: c.level, title: c.title, ...asObserved(c.level, statusOf(run, meta)), evidence: run?.evidence };
+    const result: ClauseResult = {
+      id: c.id,
+      section: c.section,
+      level: c.level,
+      title: c.title,
+      ...asObserved(c.level, statusOf(run, meta)),
+      evidence: run?.evidence,
+    };
     return withDeviation(result, deviations.get(c.id), meta.today);
   });
   const summary = summaryOf(clauses);
@@ -216,8 +235,20 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
  * The report a run leaves in its folder before it judges anything: verdict incomplete, every clause not
  * judged. A run that dies before its reporter leaves this, never an earlier run's verdict.
  */
-export function incompleteReport(catalogue: Clause[], meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>): ConformanceReport {
-  const clauses = catalogue.map((c): ClauseResult => ({ id: c.id, section: c.section, level: c.level, title: c.title, status: 'not-judged', reason: 'the run has not ended, or ended before its report' }));
+export function incompleteReport(
+  catalogue: Clause[],
+  meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>,
+): ConformanceReport {
+  const clauses = catalogue.map(
+    (c): ClauseResult => ({
+      id: c.id,
+      section: c.section,
+      level: c.level,
+      title: c.title,
+      status: 'not-judged',
+      reason: 'the run has not ended, or ended before its report',
+    }),
+  );
   return {
     reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },

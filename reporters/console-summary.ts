@@ -33,9 +33,19 @@ function erroredByReason(report: ConformanceReport): Map<string, string[]> {
 function consistencyLines(report: ConformanceReport): string[] {
   const c = report.consistency;
   if (!c) return [];
-  const latency = Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`).join('; ');
+  const latency = Object.entries(c.latencyMs)
+    .map(([op, p]) => `${op} p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`)
+    .join('; ');
   const head = `  repeat:  ${c.rounds} rounds, ${c.concurrency} at a time: ${c.consistent ? 'every request answered alike' : `${c.inconsistent.length} request(s) answered differently`}; ${latency}`;
-  return [head, ...c.inconsistent.map((i) => `    ${t(i.method)} ${t(i.path)} (${t(i.credential)}): ${Object.entries(i.answers).map(([a, n]) => `${n}× ${t(a)}`).join(', ')}`)];
+  return [
+    head,
+    ...c.inconsistent.map(
+      (i) =>
+        `    ${t(i.method)} ${t(i.path)} (${t(i.credential)}): ${Object.entries(i.answers)
+          .map(([a, n]) => `${n}× ${t(a)}`)
+          .join(', ')}`,
+    ),
+  ];
 }
 
 /** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
@@ -55,8 +65,10 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
   for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
   for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${t(c.deviation!.reason)}`);
-  for (const c of report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed')) lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
-  for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired')) lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
+  for (const c of report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'))
+    lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
+  for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired'))
+    lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
   for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${t(c.reason)}`);
   const notJudged = report.clauses.filter((c) => c.status === 'not-judged' && c.level === 'MUST').map((c) => c.id);
   if (notJudged.length > 0) lines.push(`  not judged  ${listIds(notJudged)}: ${t(report.clauses.find((c) => c.status === 'not-judged')?.reason)}`);

@@ -38,7 +38,13 @@ export function markdownCode(text: string, inTable = false): string {
 /** A fenced code block (its lines indented by `indent`) that no line of the text can close. */
 export function markdownBlock(text: string, info: string, indent = ''): string[] {
   const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  return [`${indent}${fence}${info}`, ...visible(text, 'block').split('\n').map((l) => `${indent}${l}`), `${indent}${fence}`];
+  return [
+    `${indent}${fence}${info}`,
+    ...visible(text, 'block')
+      .split('\n')
+      .map((l) => `${indent}${l}`),
+    `${indent}${fence}`,
+  ];
 }
 
 /** A link whose address can neither end it nor its table cell early, nor start markup: every character but a URL's plainest percent-encoded. */

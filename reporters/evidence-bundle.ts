@@ -1,6 +1,15 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_ARCHIVE, EXCHANGES, REPORTS, STAGED_RECORDING, withManifest, writeBundleArchive, writeBundleFolder, type BundleFiles } from '../harness/bundle.ts';
+import {
+  BUNDLE_ARCHIVE,
+  EXCHANGES,
+  REPORTS,
+  STAGED_RECORDING,
+  withManifest,
+  writeBundleArchive,
+  writeBundleFolder,
+  type BundleFiles,
+} from '../harness/bundle.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 /** The renderings of a run that go into its bundle, as they were written beside it. */

@@ -1,11 +1,20 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
-import { compareSections, documentText, isAbsoluteLink, productText, replayText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL, verdictText } from './sections.ts';
+import {
+  compareSections,
+  documentText,
+  isAbsoluteLink,
+  productText,
+  replayText,
+  SECTION_TITLES,
+  STATUS_LABEL,
+  VERDICT_LABEL,
+  verdictText,
+} from './sections.ts';
 import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
 const esc = html;
-
 
 function tile(label: string, value: number, status: string): string {
   return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
@@ -14,14 +23,22 @@ function tile(label: string, value: number, status: string): string {
 function repeatRow(r: ConformanceReport): string {
   const c = r.consistency;
   if (!c) return '';
-  const latency = Object.entries(c.latencyMs).map(([op, p]) => `${op}: p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`).join('; ');
-  const answers = c.consistent ? 'every request answered alike' : `${c.inconsistent.length} request(s) answered differently: ${c.inconsistent.map((i) => `${i.method} ${i.path}`).join(', ')}`;
+  const latency = Object.entries(c.latencyMs)
+    .map(([op, p]) => `${op}: p50 ${p.p50} ms, p90 ${p.p90} ms, p99 ${p.p99} ms`)
+    .join('; ');
+  const answers = c.consistent
+    ? 'every request answered alike'
+    : `${c.inconsistent.length} request(s) answered differently: ${c.inconsistent.map((i) => `${i.method} ${i.path}`).join(', ')}`;
   return `<dt>Repeat</dt><dd data-testid="consistency">${c.rounds} rounds, ${c.concurrency} at a time; ${esc(answers)}; ${esc(latency)}</dd>`;
 }
 
 function header(r: ConformanceReport): string {
   const s = r.summary;
-  const version = r.target.reportedVersion ? Object.entries(r.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
+  const version = r.target.reportedVersion
+    ? Object.entries(r.target.reportedVersion)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')
+    : 'not stated';
   return `<header class="verdict ${r.verdict}">
 <h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
 <p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>
@@ -42,10 +59,15 @@ ${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay,
 function violationsHtml(c: ClauseResult): string {
   const e = c.evidence;
   if (!e) return c.reason ? `<pre>${esc(c.reason)}</pre>` : '';
-  const items = e.violations.map((v) => `<li><code>${esc(v.request.method)} ${esc(v.request.path)}</code> → ${esc(v.request.status)}<br>
+  const items = e.violations.map(
+    (v) => `<li><code>${esc(v.request.method)} ${esc(v.request.path)}</code> → ${esc(v.request.status)}<br>
 at <code>${esc(v.pointer || '(response)')}</code>: received <code>${esc(v.received)}</code>; the document requires ${esc(v.required)}
-<pre class="curl">${esc(v.request.curl)}</pre>${v.request.bodyExcerpt ? `<details><summary>body</summary><pre>${esc(v.request.bodyExcerpt)}</pre></details>` : ''}</li>`);
-  const unevaluable = e.unevaluable.map((u) => `<li><code>${esc(u.request.method)} ${esc(u.request.path)}</code> → ${esc(u.request.status ?? 'no answer')}: ${esc(u.reason)}<pre class="curl">${esc(u.request.curl)}</pre></li>`);
+<pre class="curl">${esc(v.request.curl)}</pre>${v.request.bodyExcerpt ? `<details><summary>body</summary><pre>${esc(v.request.bodyExcerpt)}</pre></details>` : ''}</li>`,
+  );
+  const unevaluable = e.unevaluable.map(
+    (u) =>
+      `<li><code>${esc(u.request.method)} ${esc(u.request.path)}</code> → ${esc(u.request.status ?? 'no answer')}: ${esc(u.reason)}<pre class="curl">${esc(u.request.curl)}</pre></li>`,
+  );
   const cut = e.violationsCut > 0 ? `<p>… and ${e.violationsCut} more violations, not kept.</p>` : '';
   return `<ul class="evidence">${items.join('')}${unevaluable.join('')}</ul>${cut}`;
 }
@@ -58,9 +80,14 @@ function deviationHtml(c: ClauseResult): string {
 }
 
 function row(c: ClauseResult, open = false): string {
-  const detail = c.status === 'passed' || c.status === 'observed' ? '' : `${deviationHtml(c)}${c.status === 'not-exercised' || c.status === 'not-judged' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
+  const detail =
+    c.status === 'passed' || c.status === 'observed'
+      ? ''
+      : `${deviationHtml(c)}${c.status === 'not-exercised' || c.status === 'not-judged' ? `<p>${esc(c.reason)}</p>` : violationsHtml(c)}`;
   const summary = `<span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span>`;
-  return detail ? `<details class="clause"${open ? ' open' : ''} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>` : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
+  return detail
+    ? `<details class="clause"${open ? ' open' : ''} data-clause="${esc(c.id)}"><summary>${summary}</summary>${detail}</details>`
+    : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
 }
 
 /** Failures and errors first, evidence open, so a reader sees what matters without scrolling. */
@@ -72,13 +99,25 @@ function attention(r: ConformanceReport): string {
 
 function clausesBySection(r: ConformanceReport): string {
   const sections = [...new Set(r.clauses.filter((c) => c.level !== 'INFO').map((c) => c.section))].sort(compareSections);
-  return sections.map((s) => `<section class="group"><h3>${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</h3>${r.clauses.filter((c) => c.section === s && c.level !== 'INFO').map((c) => row(c)).join('')}</section>`).join('');
+  return sections
+    .map(
+      (s) =>
+        `<section class="group"><h3>${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</h3>${r.clauses
+          .filter((c) => c.section === s && c.level !== 'INFO')
+          .map((c) => row(c))
+          .join('')}</section>`,
+    )
+    .join('');
 }
 
 function observations(r: ConformanceReport): string {
   const info = r.clauses.filter((c) => c.level === 'INFO');
-  const items = info.map((c) => `<details class="clause" data-clause="${esc(c.id)}"><summary><span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code></summary>
-<pre>${esc(c.evidence?.observations === undefined ? c.reason ?? 'nothing observed' : JSON.stringify(c.evidence.observations, null, 2))}</pre></details>`);
+  const items = info.map(
+    (
+      c,
+    ) => `<details class="clause" data-clause="${esc(c.id)}"><summary><span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code></summary>
+<pre>${esc(c.evidence?.observations === undefined ? (c.reason ?? 'nothing observed') : JSON.stringify(c.evidence.observations, null, 2))}</pre></details>`,
+  );
   return `<h2>Observations</h2><p>Behaviour the document leaves open, recorded and never judged.</p>${items.join('')}`;
 }
 

@@ -8,7 +8,9 @@ const code = (text: string) => markdownCode(text, true);
 
 function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
-  return v ? `${code(`${v.request.method} ${v.request.path}`)} → ${v.request.status}: at ${code(v.pointer || '(response)')} received ${cell(v.received)}; required ${cell(v.required)}` : cell(clause.reason ?? '');
+  return v
+    ? `${code(`${v.request.method} ${v.request.path}`)} → ${v.request.status}: at ${code(v.pointer || '(response)')} received ${cell(v.received)}; required ${cell(v.required)}`
+    : cell(clause.reason ?? '');
 }
 
 /** An absolute link as a Markdown link; any other kept as given, as text, since it would break in a comment. */
@@ -40,12 +42,32 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...table('Failed', of('failed'), firstViolation),
     ...table('Errored', of('errored'), (c) => cell((c.evidence?.unevaluable[0]?.reason ?? c.reason ?? '').split('\n')[0])),
     ...table('Known deviations', of('known-deviation'), (c) => `${cell(c.deviation!.reason)}${linkOf(c.deviation!.link)}`),
-    ...table('Deviations no longer needed', report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'), () => 'now passes: remove it from the deviations file'),
-    ...table('Not exercised (MUST)', of('not-exercised').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
-    ...table('Not judged in this run (MUST)', of('not-judged').filter((c) => c.level === 'MUST'), (c) => cell(c.reason ?? '')),
+    ...table(
+      'Deviations no longer needed',
+      report.clauses.filter((c) => c.deviation?.state === 'no-longer-needed'),
+      () => 'now passes: remove it from the deviations file',
+    ),
+    ...table(
+      'Not exercised (MUST)',
+      of('not-exercised').filter((c) => c.level === 'MUST'),
+      (c) => cell(c.reason ?? ''),
+    ),
+    ...table(
+      'Not judged in this run (MUST)',
+      of('not-judged').filter((c) => c.level === 'MUST'),
+      (c) => cell(c.reason ?? ''),
+    ),
   ];
   const c = report.consistency;
-  if (c) lines.push('', `Repeat mode: ${c.rounds} rounds, ${c.consistent ? 'every request answered alike' : `**${c.inconsistent.length} request(s) answered differently**`}; ${Object.entries(c.latencyMs).map(([op, p]) => `${op} p50 ${p.p50} ms, p99 ${p.p99} ms`).join('; ')}.`);
+  if (c)
+    lines.push(
+      '',
+      `Repeat mode: ${c.rounds} rounds, ${c.consistent ? 'every request answered alike' : `**${c.inconsistent.length} request(s) answered differently**`}; ${Object.entries(
+        c.latencyMs,
+      )
+        .map(([op, p]) => `${op} p50 ${p.p50} ms, p99 ${p.p99} ms`)
+        .join('; ')}.`,
+    );
   if (!report.completed) lines.push('', `The run did not complete: ${cell(report.errors[0] ?? 'interrupted')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -53,15 +75,21 @@ export function renderMarkdown(report: ConformanceReport): string {
 function evidenceOf(c: ClauseResult): string[] {
   const e = c.evidence;
   if (!e) return [c.reason ? `- ${cell(c.reason)}` : ''];
-  return e.violations.slice(0, 3).flatMap((v) => [
-    `- ${markdownCode(`${v.request.method} ${v.request.path}`)} (${cell(v.request.credential)} credential) → **${v.request.status}**, ${markdownCode(v.request.contentType ?? 'no content-type')}`,
-    `  - at ${markdownCode(v.pointer || '(response)')}: received ${cell(v.received)}; the document requires ${cell(v.required)}`,
-    `  - reproduce: ${markdownCode(v.request.curl)}`,
-    ...(v.request.bodyExcerpt ? ['  - body:', '', ...markdownBlock(v.request.bodyExcerpt, 'json', '    '), ''] : []),
-  ]);
+  return e.violations
+    .slice(0, 3)
+    .flatMap((v) => [
+      `- ${markdownCode(`${v.request.method} ${v.request.path}`)} (${cell(v.request.credential)} credential) → **${v.request.status}**, ${markdownCode(v.request.contentType ?? 'no content-type')}`,
+      `  - at ${markdownCode(v.pointer || '(response)')}: received ${cell(v.received)}; the document requires ${cell(v.required)}`,
+      `  - reproduce: ${markdownCode(v.request.curl)}`,
+      ...(v.request.bodyExcerpt ? ['  - body:', '', ...markdownBlock(v.request.bodyExcerpt, 'json', '    '), ''] : []),
+    ]);
 }
 
-type DriftObservation = { description: Record<string, unknown>; operation?: string; differences: { at: string; kind: string; document: string; description: string }[] };
+type DriftObservation = {
+  description: Record<string, unknown>;
+  operation?: string;
+  differences: { at: string; kind: string; document: string; description: string }[];
+};
 
 const isDrift = (o: unknown): o is DriftObservation => typeof o === 'object' && o !== null && Array.isArray((o as DriftObservation).differences);
 
@@ -72,10 +100,12 @@ function driftLines(c: ClauseResult, o: DriftObservation): string[] {
 }
 
 function observationLines(report: ConformanceReport): string[] {
-  return report.clauses.filter((c) => c.level === 'INFO').flatMap((c) => {
-    const o = c.evidence?.observations;
-    return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): ${markdownCode(JSON.stringify(o ?? c.reason ?? null))}`];
-  });
+  return report.clauses
+    .filter((c) => c.level === 'INFO')
+    .flatMap((c) => {
+      const o = c.evidence?.observations;
+      return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): ${markdownCode(JSON.stringify(o ?? c.reason ?? null))}`];
+    });
 }
 
 /** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
@@ -90,7 +120,11 @@ export function renderConformancePage(report: ConformanceReport): string {
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);
-  const reported = report.target.reportedVersion ? Object.entries(report.target.reportedVersion).map(([k, v]) => `${k}: ${v}`).join(', ') : 'not stated';
+  const reported = report.target.reportedVersion
+    ? Object.entries(report.target.reportedVersion)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')
+    : 'not stated';
   return [
     renderMarkdown(report).trimEnd(),
     '',

@@ -16,16 +16,28 @@ table.matrix { border-collapse: collapse; width: 100%; background: #fff; border-
 `;
 
 function targetHeads(m: MatrixReport): string {
-  return m.targets.map((t) => `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${t.verdict === 'pass' ? 'passed' : t.verdict === 'fail' ? 'failed' : 'errored'}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`).join('');
+  return m.targets
+    .map(
+      (t) =>
+        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${t.verdict === 'pass' ? 'passed' : t.verdict === 'fail' ? 'failed' : 'errored'}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`,
+    )
+    .join('');
 }
 
 function rows(m: MatrixReport): string {
   const sections = [...new Set(m.clauses.map((c) => c.section))].sort(compareSections);
-  return sections.map((s) => {
-    const head = `<tr class="section"><th colspan="${m.targets.length + 1}">${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</th></tr>`;
-    const body = m.clauses.filter((c) => c.section === s).map((c) => `<tr data-clause="${esc(c.id)}"><td>${esc(c.title)} <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span></td>${m.targets.map((t) => `<td class="cell ${c.byTarget[t.name]}">${STATUS_LABEL[c.byTarget[t.name]]}</td>`).join('')}</tr>`);
-    return head + body.join('');
-  }).join('');
+  return sections
+    .map((s) => {
+      const head = `<tr class="section"><th colspan="${m.targets.length + 1}">${esc(s)} ${esc(SECTION_TITLES[s] ?? '')}</th></tr>`;
+      const body = m.clauses
+        .filter((c) => c.section === s)
+        .map(
+          (c) =>
+            `<tr data-clause="${esc(c.id)}"><td>${esc(c.title)} <code class="id">${esc(c.id)}</code> <span class="level">${c.level}</span></td>${m.targets.map((t) => `<td class="cell ${c.byTarget[t.name]}">${STATUS_LABEL[c.byTarget[t.name]]}</td>`).join('')}</tr>`,
+        );
+      return head + body.join('');
+    })
+    .join('');
 }
 
 /** The target × clause matrix as one self-contained page, each target's own page linked from its column. */
@@ -50,7 +62,10 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
     '',
     '| target | verdict | MUST passed | failed | errored | not exercised | known deviations | of |',
     '|---|---|---|---|---|---|---|---|',
-    ...m.targets.map((t) => `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`),
+    ...m.targets.map(
+      (t) =>
+        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`,
+    ),
   ];
   const notable = m.clauses.filter((c) => c.status !== 'passed' && c.status !== 'observed');
   if (notable.length > 0) {

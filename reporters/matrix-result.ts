@@ -22,7 +22,15 @@ const SEVERITY: ClauseStatus[] = ['failed', 'errored', 'not-judged', 'known-devi
 const worst = (statuses: ClauseStatus[]) => SEVERITY.find((s) => statuses.includes(s)) ?? 'not-exercised';
 
 function add(a: Counts, b: Counts): Counts {
-  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, notExercised: a.notExercised + b.notExercised, knownDeviations: a.knownDeviations + b.knownDeviations, notJudged: a.notJudged + b.notJudged, observed: a.observed + b.observed };
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    errored: a.errored + b.errored,
+    notExercised: a.notExercised + b.notExercised,
+    knownDeviations: a.knownDeviations + b.knownDeviations,
+    notJudged: a.notJudged + b.notJudged,
+    observed: a.observed + b.observed,
+  };
 }
 
 const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0, observed: 0 };
@@ -50,9 +58,17 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
       total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
       must: { ...reports.reduce((sum, r) => add(sum, r.report.summary.must), ZERO), total: reports.reduce((sum, r) => sum + r.report.summary.must.total, 0) },
     },
-    targets: reports.map(({ report, path }) => ({ name: report.target.name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: path })),
+    targets: reports.map(({ report, path }) => ({
+      name: report.target.name,
+      baseUrl: report.target.baseUrl,
+      verdict: report.verdict,
+      summary: report.summary,
+      report: path,
+    })),
     clauses: first.clauses.map((c) => {
-      const byTarget = Object.fromEntries(reports.map(({ report }) => [report.target.name, report.clauses.find((x) => x.id === c.id)?.status ?? 'not-exercised']));
+      const byTarget = Object.fromEntries(
+        reports.map(({ report }) => [report.target.name, report.clauses.find((x) => x.id === c.id)?.status ?? 'not-exercised']),
+      );
       return { id: c.id, section: c.section, level: c.level, title: c.title, status: worst(Object.values(byTarget)), byTarget };
     }),
     completed: reports.every((r) => r.report.completed),

@@ -1,5 +1,5 @@
 import { loadCatalogue } from '../harness/catalogue.ts';
-import { ConfigError } from '../harness/config-error.ts';
+import type { ConfigError } from '../harness/config-error.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
 import type { Product } from '../harness/product.ts';
@@ -13,7 +13,14 @@ import { incompleteReport, type ConformanceReport } from './conformance-result.t
 // incomplete verdict until the reporter writes the real one.
 
 function placeholder(target: ConformanceReport['target'], product?: Product): ConformanceReport {
-  return incompleteReport(loadCatalogue(), { suiteVersion: SUITE_VERSION, contractsHash: contractsHash(), document: specDocument(), product, target, startedAt: new Date().toISOString() });
+  return incompleteReport(loadCatalogue(), {
+    suiteVersion: SUITE_VERSION,
+    contractsHash: contractsHash(),
+    document: specDocument(),
+    product,
+    target,
+    startedAt: new Date().toISOString(),
+  });
 }
 
 /** Takes every report folder of the run and leaves an incomplete report in each. */

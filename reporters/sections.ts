@@ -50,15 +50,16 @@ export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 /** The verdict in words, the same in every rendering; known deviations are never hidden behind a plain pass. */
 export function verdictText(report: VerdictFacts): string {
   const known = report.summary.must.knownDeviations;
-  const text = report.verdict === 'pass' && known > 0
-    ? `no new failure: the target meets every MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`
-    : {
-        pass: 'the target meets every MUST clause',
-        fail: 'the target violates the document',
-        error: 'no verdict: the run could not judge every clause',
-        partial: `no verdict: ${report.summary.must.notJudged ?? 0} MUST clause(s) were not judged in this run`,
-        incomplete: 'no verdict: the run has not ended, or ended before its report',
-      }[report.verdict];
+  const text =
+    report.verdict === 'pass' && known > 0
+      ? `no new failure: the target meets every MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`
+      : {
+          pass: 'the target meets every MUST clause',
+          fail: 'the target violates the document',
+          error: 'no verdict: the run could not judge every clause',
+          partial: `no verdict: ${report.summary.must.notJudged ?? 0} MUST clause(s) were not judged in this run`,
+          incomplete: 'no verdict: the run has not ended, or ended before its report',
+        }[report.verdict];
   return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }
 

@@ -17,7 +17,9 @@ async function main(args: string[]): Promise<number> {
   }
   const result = verifyBundle(readBundle(path.resolve(where[0])), { anyway });
   const { manifest } = result;
-  process.stdout.write(`Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}\n`);
+  process.stdout.write(
+    `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}\n`,
+  );
   if (result.refused) {
     process.stdout.write(`${anyway ? 'judged anyway' : 'refused'}: ${result.refused}\n`);
     if (!anyway) {
@@ -33,7 +35,9 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const verdict = result.rejudged!.verdict;
-  process.stdout.write(`VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${VERDICT_LABEL[verdict]}\n`);
+  process.stdout.write(
+    `VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${VERDICT_LABEL[verdict]}\n`,
+  );
   return 0;
 }
 

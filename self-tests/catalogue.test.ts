@@ -7,14 +7,30 @@ import { CHECKS, checkProblems } from '../checks/index.ts';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import { PROJECT_ROOT } from './support/run-suite.ts';
 
-interface ListedSuite { specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[]; suites?: ListedSuite[] }
+interface ListedSuite {
+  specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[];
+  suites?: ListedSuite[];
+}
 
 function listedClauseIds(): string[] {
   // A scratch folder and a clean environment: no .env or CONFORMANCE_ setting of the developer's is read.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'CI'));
-  const out = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '--config', path.join(PROJECT_ROOT, 'playwright.config.ts')], {
-    cwd: mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')), encoding: 'utf8', env: { ...env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'an-unused-token' },
-  });
+  const out = spawnSync(
+    process.execPath,
+    [
+      path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '--list',
+      '--reporter=json',
+      '--config',
+      path.join(PROJECT_ROOT, 'playwright.config.ts'),
+    ],
+    {
+      cwd: mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')),
+      encoding: 'utf8',
+      env: { ...env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'an-unused-token' },
+    },
+  );
   const walk = (s: ListedSuite): string[] => [
     ...(s.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.annotations.filter((a) => a.type === 'clause').map((a) => a.description!))),
     ...(s.suites ?? []).flatMap(walk),

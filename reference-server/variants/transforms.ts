@@ -44,10 +44,12 @@ export interface Match {
 }
 
 function matches(match: Match, request: ReferenceRequest, response: ReferenceResponse): boolean {
-  return (match.operation === undefined || match.operation === operationOf(request))
-    && (match.credential === undefined || match.credential === credentialOf(request))
-    && (match.status === undefined || match.status === response.status)
-    && (match.archived === undefined || match.archived.includes(request.query.get('archived')));
+  return (
+    (match.operation === undefined || match.operation === operationOf(request)) &&
+    (match.credential === undefined || match.credential === credentialOf(request)) &&
+    (match.status === undefined || match.status === response.status) &&
+    (match.archived === undefined || match.archived.includes(request.query.get('archived')))
+  );
 }
 
 /** Serves the faithful answer, changed where `match` holds. */
@@ -93,11 +95,16 @@ export const mutateOwners = (change: Change, only: Match = {}) => mutateEachProj
 export const mutateErrors = (status: 401 | 403, change: Change, only: Match = {}) =>
   rewrite({ ...only, status }, (response) => ({ ...response, body: changed(change)(copyOf(response)) }));
 
-export const withContentType = (contentType: string) => (response: ReferenceResponse): ReferenceResponse =>
-  ({ ...response, headers: { ...response.headers, 'content-type': contentType } });
+export const withContentType =
+  (contentType: string) =>
+  (response: ReferenceResponse): ReferenceResponse => ({ ...response, headers: { ...response.headers, 'content-type': contentType } });
 
-export const rawText = (status: number, contentType: string, text: string): ReferenceResponse =>
-  ({ status, headers: { 'content-type': contentType }, body: text, raw: true });
+export const rawText = (status: number, contentType: string, text: string): ReferenceResponse => ({
+  status,
+  headers: { 'content-type': contentType },
+  body: text,
+  raw: true,
+});
 
 /** The JSON text of the answer cut in half, as a connection that closes early would leave it. */
 export function truncated(response: ReferenceResponse): ReferenceResponse {

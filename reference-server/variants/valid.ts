@@ -1,7 +1,21 @@
 import { respond } from '../respond.ts';
 import {
-  compose, mapBody, mapDateTimes, mutateEachProject, mutateErrors, mutateOwners, mutateProjects, mutateRole, mutateToken, mutateUsers,
-  rawText, rewrite, withContentType, withOffset, type Json, type ValidVariant,
+  compose,
+  mapBody,
+  mapDateTimes,
+  mutateEachProject,
+  mutateErrors,
+  mutateOwners,
+  mutateProjects,
+  mutateRole,
+  mutateToken,
+  mutateUsers,
+  rawText,
+  rewrite,
+  withContentType,
+  withOffset,
+  type Json,
+  type ValidVariant,
 } from './transforms.ts';
 
 // Servers that differ from the reference in ways the document allows. The suite must pass each one.
@@ -18,8 +32,12 @@ const LONG_UNICODE = 'Équipe 入職 🚀 Ḁ̈ עברית '.repeat(600);
 const NOT_FOUND_PAGE = '<!doctype html><h1>Not found</h1>';
 
 const PROJECT_CLAUSES = [
-  'projects.project.required', 'projects.project.types', 'projects.project.nullability', 'projects.project.date-time',
-  'projects.project.health-range', 'projects.project.owners-not-empty',
+  'projects.project.required',
+  'projects.project.types',
+  'projects.project.nullability',
+  'projects.project.date-time',
+  'projects.project.health-range',
+  'projects.project.owners-not-empty',
 ];
 const OWNER_CLAUSES = ['projects.owner.kind', 'projects.owner.user', 'projects.owner.group'];
 
@@ -45,7 +63,11 @@ export const VALID_VARIANTS: ValidVariant[] = [
     name: 'optional-fields-absent',
     description: 'every optional field is left out: users reduced to their id, roles to id, type and name, projects to id and name, errors without id',
     notExercised: [
-      'signup-token.user.date-time', 'projects.project.date-time', 'projects.project.health-range', 'projects.project.owners-not-empty', ...OWNER_CLAUSES,
+      'signup-token.user.date-time',
+      'projects.project.date-time',
+      'projects.project.health-range',
+      'projects.project.owners-not-empty',
+      ...OWNER_CLAUSES,
     ],
     transform: compose(
       mapBody('signup-token', (t) => {
@@ -86,7 +108,7 @@ export const VALID_VARIANTS: ValidVariant[] = [
     transform: compose(
       mapBody('signup-token', (t) => mapDateTimes(t, (d) => d.toLowerCase())),
       mapBody('projects', (l) => mapDateTimes(l, (d) => withOffset(d, -330, ''))),
-      mutateEachProject((p, i) => (i === 0 && (p.createdAt = '2016-12-31T23:59:60Z'))),
+      mutateEachProject((p, i) => i === 0 && (p.createdAt = '2016-12-31T23:59:60Z')),
     ),
   },
   {
@@ -108,21 +130,35 @@ export const VALID_VARIANTS: ValidVariant[] = [
       p.health = i % 2 === 0 ? 0 : 100;
     }),
   },
-  { name: 'system-owners-only', description: 'every project is owned by the system owner alone',
+  {
+    name: 'system-owners-only',
+    description: 'every project is owned by the system owner alone',
     notExercised: ['projects.owner.user', 'projects.owner.group'],
-    transform: mutateEachProject((p) => (p.owners = [{ ownerType: 'system' }])) },
-  { name: 'no-owners-field', description: 'no project carries the optional owners field',
+    transform: mutateEachProject((p) => (p.owners = [{ ownerType: 'system' }])),
+  },
+  {
+    name: 'no-owners-field',
+    description: 'no project carries the optional owners field',
     notExercised: ['projects.project.owners-not-empty', ...OWNER_CLAUSES],
-    transform: mutateEachProject((p) => delete p.owners) },
-  { name: 'empty-projects-list', description: 'every projects list is empty',
+    transform: mutateEachProject((p) => delete p.owners),
+  },
+  {
+    name: 'empty-projects-list',
+    description: 'every projects list is empty',
     notExercised: [...PROJECT_CLAUSES, ...OWNER_CLAUSES],
-    transform: mutateProjects((l) => (l.projects = [])) },
-  { name: 'content-type-charset-upper-case', description: 'every JSON answer is labelled "Application/JSON;charset=UTF-8"',
-    transform: rewrite({}, withContentType('Application/JSON;charset=UTF-8')) },
-  { name: 'tokens-disabled-before-expiry', description: 'every signup token is disabled, the live ones too',
-    transform: mutateToken((t) => (t.enabled = false)) },
-  { name: 'projects-version-2', description: 'the projects list reports version 2',
-    transform: mutateProjects((l) => (l.version = 2)) },
+    transform: mutateProjects((l) => (l.projects = [])),
+  },
+  {
+    name: 'content-type-charset-upper-case',
+    description: 'every JSON answer is labelled "Application/JSON;charset=UTF-8"',
+    transform: rewrite({}, withContentType('Application/JSON;charset=UTF-8')),
+  },
+  {
+    name: 'tokens-disabled-before-expiry',
+    description: 'every signup token is disabled, the live ones too',
+    transform: mutateToken((t) => (t.enabled = false)),
+  },
+  { name: 'projects-version-2', description: 'the projects list reports version 2', transform: mutateProjects((l) => (l.version = 2)) },
   {
     name: 'unshown-behaviour-differs',
     description: 'archived=true and archived=false get the same list as no parameter, and an unknown secret an HTML 404 page',

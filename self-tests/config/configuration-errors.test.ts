@@ -173,7 +173,9 @@ test('an empty run setting in .env counts as unset, as it does in the environmen
     const config = loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'an-admin-token' }, dir);
     expect(config).toMatchObject({ signupTokens: [], timeoutMs: 30_000, reportDir: path.join(dir, 'conformance-report') });
     writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_SIGNUP_TOKENS=\n');
-    expect(() => loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123' }, dir)).toThrow('CONFORMANCE_SIGNUP_TOKENS is set but empty in .env');
+    expect(() => loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123' }, dir)).toThrow(
+      'CONFORMANCE_SIGNUP_TOKENS is set but empty in .env',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,17 +26,61 @@ interface Mistake {
 }
 
 const MISTAKES: Mistake[] = [
-  { title: 'a CA file that does not exist', variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'missing.crt') }), line: 'CONFORMANCE_CA_FILE: the file $DIR/missing.crt cannot be read (ENOENT)' },
-  { title: 'a CA file that is a folder', variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'folder') }), line: 'CONFORMANCE_CA_FILE: the file $DIR/folder cannot be read (EISDIR)' },
-  { title: 'a CA file that holds no certificate', variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'notes.txt') }), line: 'CONFORMANCE_CA_FILE: the file $DIR/notes.txt holds no certificate in PEM form' },
-  { title: 'a CA file that holds a private key', variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'client.key') }), line: 'CONFORMANCE_CA_FILE: the file $DIR/client.key holds no certificate in PEM form' },
-  { title: 'a client certificate without its key', variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt') }), line: 'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set CONFORMANCE_CLIENT_KEY too' },
-  { title: 'a client key without its certificate', variables: (dir) => ({ CONFORMANCE_CLIENT_KEY: path.join(dir, 'client.key') }), line: 'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set CONFORMANCE_CLIENT_CERT too' },
-  { title: 'a client key file that does not exist', variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'gone.key') }), line: 'CONFORMANCE_CLIENT_KEY: the file $DIR/gone.key cannot be read (ENOENT)' },
-  { title: 'a client key file that holds the certificate', variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'client.crt') }), line: 'CONFORMANCE_CLIENT_KEY: the file $DIR/client.crt holds no unencrypted private key in PEM form' },
-  { title: 'a client key that belongs to another certificate', variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'stranger-client.key') }), line: 'CONFORMANCE_CLIENT_KEY: the key in $DIR/stranger-client.key does not belong to the certificate in $DIR/client.crt' },
-  { title: 'a proxy that is not a URL', variables: () => ({ HTTPS_PROXY: 'proxy example 3128' }), line: 'HTTPS_PROXY is not an absolute URL; give one such as http://proxy.example.com:3128' },
-  { title: 'a proxy of another scheme, with a password', variables: () => ({ https_proxy: 'socks5://suite:hunter2@127.0.0.1:1080' }), line: 'https_proxy must start with http:// or https://' },
+  {
+    title: 'a CA file that does not exist',
+    variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'missing.crt') }),
+    line: 'CONFORMANCE_CA_FILE: the file $DIR/missing.crt cannot be read (ENOENT)',
+  },
+  {
+    title: 'a CA file that is a folder',
+    variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'folder') }),
+    line: 'CONFORMANCE_CA_FILE: the file $DIR/folder cannot be read (EISDIR)',
+  },
+  {
+    title: 'a CA file that holds no certificate',
+    variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'notes.txt') }),
+    line: 'CONFORMANCE_CA_FILE: the file $DIR/notes.txt holds no certificate in PEM form',
+  },
+  {
+    title: 'a CA file that holds a private key',
+    variables: (dir) => ({ CONFORMANCE_CA_FILE: path.join(dir, 'client.key') }),
+    line: 'CONFORMANCE_CA_FILE: the file $DIR/client.key holds no certificate in PEM form',
+  },
+  {
+    title: 'a client certificate without its key',
+    variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt') }),
+    line: 'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set CONFORMANCE_CLIENT_KEY too',
+  },
+  {
+    title: 'a client key without its certificate',
+    variables: (dir) => ({ CONFORMANCE_CLIENT_KEY: path.join(dir, 'client.key') }),
+    line: 'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set CONFORMANCE_CLIENT_CERT too',
+  },
+  {
+    title: 'a client key file that does not exist',
+    variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'gone.key') }),
+    line: 'CONFORMANCE_CLIENT_KEY: the file $DIR/gone.key cannot be read (ENOENT)',
+  },
+  {
+    title: 'a client key file that holds the certificate',
+    variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'client.crt') }),
+    line: 'CONFORMANCE_CLIENT_KEY: the file $DIR/client.crt holds no unencrypted private key in PEM form',
+  },
+  {
+    title: 'a client key that belongs to another certificate',
+    variables: (dir) => ({ CONFORMANCE_CLIENT_CERT: path.join(dir, 'client.crt'), CONFORMANCE_CLIENT_KEY: path.join(dir, 'stranger-client.key') }),
+    line: 'CONFORMANCE_CLIENT_KEY: the key in $DIR/stranger-client.key does not belong to the certificate in $DIR/client.crt',
+  },
+  {
+    title: 'a proxy that is not a URL',
+    variables: () => ({ HTTPS_PROXY: 'proxy example 3128' }),
+    line: 'HTTPS_PROXY is not an absolute URL; give one such as http://proxy.example.com:3128',
+  },
+  {
+    title: 'a proxy of another scheme, with a password',
+    variables: () => ({ https_proxy: 'socks5://suite:hunter2@127.0.0.1:1080' }),
+    line: 'https_proxy must start with http:// or https://',
+  },
 ];
 
 for (const mistake of MISTAKES) {
@@ -74,6 +118,9 @@ test('a run with a missing client key stops before any request, with exit code 2
 test('with CONFORMANCE_CA_FILE, the authorities of NODE_EXTRA_CA_CERTS stay trusted beside it', () => {
   const extra = path.join(pki.dir, 'extra.crt');
   writeFileSync(extra, pki.strangerClient.cert);
-  const network = loadConfig({ CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', CONFORMANCE_CA_FILE: pki.caFile, NODE_EXTRA_CA_CERTS: extra }, pki.dir).network;
+  const network = loadConfig(
+    { CONFORMANCE_BASE_URL: 'https://127.0.0.1:1', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', CONFORMANCE_CA_FILE: pki.caFile, NODE_EXTRA_CA_CERTS: extra },
+    pki.dir,
+  ).network;
   expect(network.ca).toEqual([readFileSync(pki.caFile, 'utf8'), pki.strangerClient.cert]);
 });

@@ -19,7 +19,8 @@ function inFolder<T>(files: Record<string, string>, body: (dir: string) => T): T
   }
 }
 
-const TARGET_FILE = 'baseUrl: http://127.0.0.1:9\nadminToken: "admin-token-0123"\nproduct:\n  name: Flagship\n  version: 4.2.0\n  vendor: Example Ltd\n  contact: conformance@example.invalid\n';
+const TARGET_FILE =
+  'baseUrl: http://127.0.0.1:9\nadminToken: "admin-token-0123"\nproduct:\n  name: Flagship\n  version: 4.2.0\n  vendor: Example Ltd\n  contact: conformance@example.invalid\n';
 
 test('a product block in the target file states name, version, vendor and contact', () => {
   const config = inFolder({ 'target.yaml': TARGET_FILE }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml' }, dir));
@@ -27,7 +28,9 @@ test('a product block in the target file states name, version, vendor and contac
 });
 
 test('CONFORMANCE_PRODUCT_* state the same, and override the target file key by key', () => {
-  const config = inFolder({ 'target.yaml': TARGET_FILE }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml', CONFORMANCE_PRODUCT_VERSION: '4.2.1' }, dir));
+  const config = inFolder({ 'target.yaml': TARGET_FILE }, (dir) =>
+    loadConfig({ CONFORMANCE_TARGET: 'target.yaml', CONFORMANCE_PRODUCT_VERSION: '4.2.1' }, dir),
+  );
   expect(config.product).toEqual({ name: 'Flagship', version: '4.2.1', vendor: 'Example Ltd', contact: 'conformance@example.invalid' });
   const fromVariables = loadConfig({ ...TARGET, CONFORMANCE_PRODUCT_NAME: 'Flagship', CONFORMANCE_PRODUCT_VERSION: '5' }, os.tmpdir());
   expect(fromVariables.product).toEqual({ name: 'Flagship', version: '5' });
@@ -38,8 +41,12 @@ test('no product stated is no product: reports say so rather than guess one', ()
 });
 
 test('a version, vendor or contact without a name, or an unknown key in the block, is a configuration error', () => {
-  expect(() => loadConfig({ ...TARGET, CONFORMANCE_PRODUCT_VERSION: '5' }, os.tmpdir())).toThrow('CONFORMANCE_PRODUCT_VERSION is set but CONFORMANCE_PRODUCT_NAME is not');
-  expect(() => inFolder({ 'target.yaml': `${TARGET_FILE}  edition: gold\n` }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml' }, dir))).toThrow(/the target file .*product/);
+  expect(() => loadConfig({ ...TARGET, CONFORMANCE_PRODUCT_VERSION: '5' }, os.tmpdir())).toThrow(
+    'CONFORMANCE_PRODUCT_VERSION is set but CONFORMANCE_PRODUCT_NAME is not',
+  );
+  expect(() => inFolder({ 'target.yaml': `${TARGET_FILE}  edition: gold\n` }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml' }, dir))).toThrow(
+    /the target file .*product/,
+  );
   expect(() => loadConfig({ CONFORMANCE_PRODUCT_NAME: 'Flagship' }, os.tmpdir())).toThrow('CONFORMANCE_PRODUCT_NAME is set but CONFORMANCE_BASE_URL is not');
 });
 

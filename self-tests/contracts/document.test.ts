@@ -20,5 +20,7 @@ test('the document is named by its title and the SHA-256 of the copy the suite s
 test('the copy in contracts/spec is the exact text of the document it was read from, where that is at hand', () => {
   const source = path.resolve(PROJECT_ROOT, specDocument().readFrom);
   test.skip(!existsSync(source), `${source} is not at hand (an installed package, a clone without it)`);
-  expect(readFileSync(COPY).equals(readFileSync(source)), `contracts/spec/admin-api.md differs from ${source}: copy it again and review the contracts`).toBe(true);
+  expect(readFileSync(COPY).equals(readFileSync(source)), `contracts/spec/admin-api.md differs from ${source}: copy it again and review the contracts`).toBe(
+    true,
+  );
 });

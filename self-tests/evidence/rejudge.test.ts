@@ -13,7 +13,12 @@ import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 // the same verdict on them as on the live answers, with the same evidence (secrets as placeholders).
 
 const ORIGIN = 'http://reference.invalid';
-const FACTS: RunFacts = { target: { name: 'reference', baseUrl: ORIGIN, embedded: false }, startedAt: '', requests: { count: 0, methods: ['GET'] }, deviations: [] };
+const FACTS: RunFacts = {
+  target: { name: 'reference', baseUrl: ORIGIN, embedded: false },
+  startedAt: '',
+  requests: { count: 0, methods: ['GET'] },
+  deviations: [],
+};
 
 /** The live verdicts and evidence of a variant, and those judged again from its bundle, written and read back as a file would be. */
 function judgedTwice(variant: Variant | undefined, input: typeof REFERENCE_INPUT = REFERENCE_INPUT) {
@@ -23,14 +28,20 @@ function judgedTwice(variant: Variant | undefined, input: typeof REFERENCE_INPUT
   const bundle = JSON.parse(JSON.stringify(bundleRecording(recording, { ...input, baseUrl: ORIGIN }, secrets, FACTS))) as BundleRecording;
   const again = judge(recordingOf(bundle), bundle.input);
   const bundleSecrets = createSecrets(placeholderSecrets(bundle.input));
-  const evidence = (checks: typeof live, s: typeof secrets) => checks.map((c) => JSON.parse(JSON.stringify(clauseEvidence(c, s), (k, v) => (k === 'durationMs' ? undefined : v))));
+  const evidence = (checks: typeof live, s: typeof secrets) =>
+    checks.map((c) => JSON.parse(JSON.stringify(clauseEvidence(c, s), (k, v) => (k === 'durationMs' ? undefined : v))));
   return { bundle, live, again, liveEvidence: evidence(live, secrets), bundleEvidence: evidence(again, bundleSecrets) };
 }
 
-test('no secret is left in a bundle\'s recording: paths, bodies and the judge\'s input hold placeholders', () => {
+test("no secret is left in a bundle's recording: paths, bodies and the judge's input hold placeholders", () => {
   const { bundle } = judgedTwice(undefined);
   const text = JSON.stringify(bundle);
-  for (const secret of [REFERENCE_INPUT.adminToken, ...REFERENCE_INPUT.signupTokens, ...(REFERENCE_INPUT.forbidden as ForbiddenCredential[]).map((f) => f.token)]) expect(text).not.toContain(secret);
+  for (const secret of [
+    REFERENCE_INPUT.adminToken,
+    ...REFERENCE_INPUT.signupTokens,
+    ...(REFERENCE_INPUT.forbidden as ForbiddenCredential[]).map((f) => f.token),
+  ])
+    expect(text).not.toContain(secret);
   expect(bundle.input.signupTokens).toEqual(REFERENCE_INPUT.signupTokens.map((_, i) => `$SIGNUP_TOKEN_${i + 1}`));
   expect(bundle.exchanges[0].request.path).toBe('/api/admin/invite-link/tokens/%24SIGNUP_TOKEN_1');
   expect(bundle.exchanges[0].bodyText).toContain('"secret":"$SIGNUP_TOKEN_1"');
@@ -40,12 +51,15 @@ test('re-judging the bundle of the reference target and of every variant gives e
   for (const variant of [undefined, ...ALL_VARIANTS]) {
     const { live, again, liveEvidence, bundleEvidence } = judgedTwice(variant);
     const name = variant?.name ?? 'reference';
-    expect(again.map((c) => [c.clause, c.outcome]), name).toEqual(live.map((c) => [c.clause, c.outcome]));
+    expect(
+      again.map((c) => [c.clause, c.outcome]),
+      name,
+    ).toEqual(live.map((c) => [c.clause, c.outcome]));
     expect(bundleEvidence, name).toEqual(liveEvidence);
   }
 });
 
-test('with the target\'s description fetched, its drift is observed alike on the bundle', () => {
+test("with the target's description fetched, its drift is observed alike on the bundle", () => {
   const { live, again, bundle } = judgedTwice(undefined, { ...REFERENCE_INPUT, openapiPath: '/docs/openapi.json' });
   expect(bundle.input.openapiPath).toBe('/docs/openapi.json');
   const drift = (checks: typeof live) => checks.filter((c) => c.clause.endsWith('description-drift')).map((c) => [c.outcome, c.observations]);

@@ -30,7 +30,7 @@ test.afterAll(async () => closeServer());
 /** A report without what differs between two runs of the same exchanges: timings, and whether it was a replay. */
 const withoutTimings = (report: unknown) => JSON.parse(JSON.stringify(report, (key, value) => (key === 'durationMs' || key === 'replay' ? undefined : value)));
 
-test('a replay sends no request and gives the live run\'s conformance.json, apart from timings, saying it is a replay', async () => {
+test("a replay sends no request and gives the live run's conformance.json, apart from timings, saying it is a replay", async () => {
   expect(live.exitCode).toBe(1);
   const before = requestsSeen;
   expect(before).toBeGreaterThan(0);

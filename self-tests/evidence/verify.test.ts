@@ -30,9 +30,29 @@ test('a run leaves evidence.tar.gz: the exchanges, the reports and a manifest of
   expect(run.exitCode, run.stdout + run.stderr).toBe(1);
   expect(run.stdout).toContain(`evidence: ${path.join(run.reportDir, 'evidence.tar.gz')}`);
   const manifest = JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8'));
-  expect(Object.keys(manifest.files).sort()).toEqual(['exchanges.json', 'reports/badge.svg', 'reports/conformance.json', 'reports/index.html', 'reports/junit.xml', 'reports/requests.json', 'reports/summary.md']);
-  for (const [name, digest] of Object.entries(manifest.files)) expect(createHash('sha256').update(readFileSync(path.join(folder, name))).digest('hex'), name).toBe(digest);
-  expect(manifest).toMatchObject({ bundleVersion: 1, verdict: 'fail', suite: run.report!.suite, document: run.report!.document, target: { name: run.report!.target.name } });
+  expect(Object.keys(manifest.files).sort()).toEqual([
+    'exchanges.json',
+    'reports/badge.svg',
+    'reports/conformance.json',
+    'reports/index.html',
+    'reports/junit.xml',
+    'reports/requests.json',
+    'reports/summary.md',
+  ]);
+  for (const [name, digest] of Object.entries(manifest.files))
+    expect(
+      createHash('sha256')
+        .update(readFileSync(path.join(folder, name)))
+        .digest('hex'),
+      name,
+    ).toBe(digest);
+  expect(manifest).toMatchObject({
+    bundleVersion: 1,
+    verdict: 'fail',
+    suite: run.report!.suite,
+    document: run.report!.document,
+    target: { name: run.report!.target.name },
+  });
   // The bundle's report is the run's report.
   expect(readFileSync(path.join(folder, 'reports', 'conformance.json'), 'utf8')).toBe(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8'));
   expect(existsSync(path.join(run.reportDir, '.evidence-exchanges.json'))).toBe(false);
@@ -71,7 +91,9 @@ test('verify names each tampering: one byte of one body, one clause status, the 
 
 test('a body changed with its digest changed to match is still caught, by judging it again', async () => {
   const copy = tamperedCopy(folder, 'exchanges.json', oneByteOfABody);
-  const digest = createHash('sha256').update(readFileSync(path.join(copy, 'exchanges.json'))).digest('hex');
+  const digest = createHash('sha256')
+    .update(readFileSync(path.join(copy, 'exchanges.json')))
+    .digest('hex');
   const resealed = tamperedCopy(copy, 'manifest.json', (text) => text.replace(/("exchanges.json": )"[0-9a-f]{64}"/, `$1"${digest}"`));
   const result = await verifyCommand([resealed]);
   expect(result.exitCode).toBe(1);

@@ -10,7 +10,8 @@ import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 // and names the differences that must be observed, and only those.
 
 type Description = ReturnType<typeof descriptionCopy>;
-const descriptionCopy = () => JSON.parse(JSON.stringify(referenceDescription())) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+const descriptionCopy = () =>
+  JSON.parse(JSON.stringify(referenceDescription())) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
 
 const CASES: { description: string; operation: 'signup-token' | 'projects'; change(d: Description): void; differences: Pick<Drift, 'at' | 'kind'>[] }[] = [
   { description: 'the faithful description differs in nothing', operation: 'signup-token', change: () => {}, differences: [] },
@@ -21,13 +22,48 @@ const CASES: { description: string; operation: 'signup-token' | 'projects'; chan
     change: (d) => Object.assign(d.components.schemas['public-signup-token'].properties.url, { type: 'string', nullable: true }),
     differences: [],
   },
-  { description: 'a user field left out of the description', operation: 'signup-token', change: (d) => delete d.components.schemas.user.properties.isAPI, differences: [{ at: '200 users[].isAPI', kind: 'missing' }] },
-  { description: 'a field the document does not have', operation: 'signup-token', change: (d) => (d.components.schemas.role.properties.color = { type: 'string' }), differences: [{ at: '200 role.color', kind: 'added' }] },
-  { description: 'a required field described as optional', operation: 'signup-token', change: (d) => d.components.schemas['public-signup-token'].required.splice(2, 1), differences: [{ at: '200 name', kind: 'required' }] },
-  { description: 'a date-time without its format', operation: 'signup-token', change: (d) => delete d.components.schemas['public-signup-token'].properties.expiresAt.format, differences: [{ at: '200 expiresAt', kind: 'format' }] },
-  { description: 'an integer described as a number', operation: 'projects', change: (d) => (d.components.schemas.projects.properties.version.type = 'number'), differences: [{ at: '200 version', kind: 'type' }] },
-  { description: 'a field described as not nullable', operation: 'projects', change: (d) => (d.components.schemas.project.properties.archivedAt.type = 'string'), differences: [{ at: '200 projects[].archivedAt', kind: 'nullable' }] },
-  { description: 'an enum with a value of its own', operation: 'projects', change: (d) => d.components.schemas.project.properties.mode.enum.push('public'), differences: [{ at: '200 projects[].mode', kind: 'enum' }] },
+  {
+    description: 'a user field left out of the description',
+    operation: 'signup-token',
+    change: (d) => delete d.components.schemas.user.properties.isAPI,
+    differences: [{ at: '200 users[].isAPI', kind: 'missing' }],
+  },
+  {
+    description: 'a field the document does not have',
+    operation: 'signup-token',
+    change: (d) => (d.components.schemas.role.properties.color = { type: 'string' }),
+    differences: [{ at: '200 role.color', kind: 'added' }],
+  },
+  {
+    description: 'a required field described as optional',
+    operation: 'signup-token',
+    change: (d) => d.components.schemas['public-signup-token'].required.splice(2, 1),
+    differences: [{ at: '200 name', kind: 'required' }],
+  },
+  {
+    description: 'a date-time without its format',
+    operation: 'signup-token',
+    change: (d) => delete d.components.schemas['public-signup-token'].properties.expiresAt.format,
+    differences: [{ at: '200 expiresAt', kind: 'format' }],
+  },
+  {
+    description: 'an integer described as a number',
+    operation: 'projects',
+    change: (d) => (d.components.schemas.projects.properties.version.type = 'number'),
+    differences: [{ at: '200 version', kind: 'type' }],
+  },
+  {
+    description: 'a field described as not nullable',
+    operation: 'projects',
+    change: (d) => (d.components.schemas.project.properties.archivedAt.type = 'string'),
+    differences: [{ at: '200 projects[].archivedAt', kind: 'nullable' }],
+  },
+  {
+    description: 'an enum with a value of its own',
+    operation: 'projects',
+    change: (d) => d.components.schemas.project.properties.mode.enum.push('public'),
+    differences: [{ at: '200 projects[].mode', kind: 'enum' }],
+  },
   {
     description: 'health without its range and owners without their bound',
     operation: 'projects',
@@ -37,7 +73,10 @@ const CASES: { description: string; operation: 'signup-token' | 'projects'; chan
       delete p.health.maximum;
       delete p.owners.minItems;
     },
-    differences: [{ at: '200 projects[].health', kind: 'range' }, { at: '200 projects[].owners', kind: 'range' }],
+    differences: [
+      { at: '200 projects[].health', kind: 'range' },
+      { at: '200 projects[].owners', kind: 'range' },
+    ],
   },
   {
     description: 'the statuses listed, and an error answer without the error object',
@@ -47,13 +86,19 @@ const CASES: { description: string; operation: 'signup-token' | 'projects'; chan
       responses[404] = { description: 'not found' };
       responses[401] = { description: 'no body described' };
     },
-    differences: [{ at: 'statuses', kind: 'statuses' }, { at: '401', kind: 'content' }],
+    differences: [
+      { at: 'statuses', kind: 'statuses' },
+      { at: '401', kind: 'content' },
+    ],
   },
   {
     description: 'the error object with name optional',
     operation: 'signup-token',
     change: (d) => d.components.schemas.error.required.splice(0, 1),
-    differences: [{ at: '401 name', kind: 'required' }, { at: '403 name', kind: 'required' }],
+    differences: [
+      { at: '401 name', kind: 'required' },
+      { at: '403 name', kind: 'required' },
+    ],
   },
 ];
 

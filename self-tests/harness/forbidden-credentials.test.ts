@@ -9,13 +9,16 @@ import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 // operations it was given for.
 
 test('forbidden tokens are read per operation, each list in order, each with its own placeholder', () => {
-  const config = loadConfig({
-    CONFORMANCE_BASE_URL: 'http://127.0.0.1:9',
-    CONFORMANCE_ADMIN_TOKEN: 'admin-token',
-    CONFORMANCE_FORBIDDEN_TOKEN: 'backend-1,backend-2',
-    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: 'viewer-pat',
-    CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: 'other-pat',
-  }, '/nonexistent');
+  const config = loadConfig(
+    {
+      CONFORMANCE_BASE_URL: 'http://127.0.0.1:9',
+      CONFORMANCE_ADMIN_TOKEN: 'admin-token',
+      CONFORMANCE_FORBIDDEN_TOKEN: 'backend-1,backend-2',
+      CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: 'viewer-pat',
+      CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: 'other-pat',
+    },
+    '/nonexistent',
+  );
   expect(config.forbidden.map((f) => [f.credential, f.placeholder, f.token, f.operations.join('+')])).toEqual([
     ['forbidden', '$FORBIDDEN_TOKEN', 'backend-1', 'signup-token+projects'],
     ['forbidden-2', '$FORBIDDEN_TOKEN_2', 'backend-2', 'signup-token+projects'],
@@ -42,6 +45,10 @@ test('a viewer token let through is a violation that names its placeholder and h
   const check = judge(recordInProcess(fault), REFERENCE_INPUT).find((c) => c.clause === 'auth.signup-token.forbidden')!;
   expect(check.outcome).toBe('failed');
   expect(check.violations.map((v) => [v.exchange.request.credential, v.received, v.required])).toEqual([
-    ['forbidden-signup', 'status 200', 'status 403 for $FORBIDDEN_TOKEN_SIGNUP; it was let through, so if it holds the permission after all, give a token that lacks it'],
+    [
+      'forbidden-signup',
+      'status 200',
+      'status 403 for $FORBIDDEN_TOKEN_SIGNUP; it was let through, so if it holds the permission after all, give a token that lacks it',
+    ],
   ]);
 });

@@ -24,15 +24,27 @@ function parses(text: string): boolean {
 }
 
 // A refusal is one of a few fixed sentences with a position, so it cannot carry any part of the body.
-const WHERE = ['where a (value|key|colon) is expected', 'where a comma or the end of the (object|array) is expected', 'after the JSON value', 'in (a number|a literal name|an escape in a string)'];
+const WHERE = [
+  'where a (value|key|colon) is expected',
+  'where a comma or the end of the (object|array) is expected',
+  'after the JSON value',
+  'in (a number|a literal name|an escape in a string)',
+];
 const ENDS = ['where a (value|key|colon) is expected', 'inside an? (object|array|string|number|literal name)', 'after the JSON value'];
 const WHAT = [`unexpected (character|byte order mark) (${WHERE.join('|')})`, `the text ends (${ENDS.join('|')})`, 'an unescaped control character in a string'];
 const REASON = new RegExp(`^(the body is empty|the body is not JSON: (${WHAT.join('|')}) at line \\d+, column \\d+)$`);
 
 const canonical = [
-  '{"version":1,"projects":[]}', '[1,-2,0,0.5,-0.25,1e+21,1.5e-7,123456789012345,-123456789012345,123456789012345.5]',
-  '"caf\\u00e9 \\n \\/"', ' \t\r\n{ "a" : [ 1 , { } , [ ] ] }\n', '{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}', 'true', 'null', '""',
-  '{"":1,"\\u0000":2}', '[9007199254740991,-9007199254740991,1.7976931348623157e+308,5e-324]',
+  '{"version":1,"projects":[]}',
+  '[1,-2,0,0.5,-0.25,1e+21,1.5e-7,123456789012345,-123456789012345,123456789012345.5]',
+  '"caf\\u00e9 \\n \\/"',
+  ' \t\r\n{ "a" : [ 1 , { } , [ ] ] }\n',
+  '{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}',
+  'true',
+  'null',
+  '""',
+  '{"":1,"\\u0000":2}',
+  '[9007199254740991,-9007199254740991,1.7976931348623157e+308,5e-324]',
 ];
 
 for (const text of canonical) {
@@ -122,9 +134,22 @@ for (const { text, schema, valid } of judgements) {
 const repeats = [
   { text: '{"a":1,"b":2,"a":3}', value: { a: 3, b: 2 }, otherReadings: [{ a: 1, b: 2 }], repeatedKeys: ['/a'] },
   { text: '{"a":1,"a":2,"a":3}', value: { a: 3 }, otherReadings: [{ a: 1 }, { a: 2 }], repeatedKeys: ['/a'] },
-  { text: '{"a":1,"a":2,"a":3,"b":1,"b":2}', value: { a: 3, b: 2 }, otherReadings: [{ a: 1, b: 1 }, { a: 2, b: 2 }], repeatedKeys: ['/a', '/b'] },
+  {
+    text: '{"a":1,"a":2,"a":3,"b":1,"b":2}',
+    value: { a: 3, b: 2 },
+    otherReadings: [
+      { a: 1, b: 1 },
+      { a: 2, b: 2 },
+    ],
+    repeatedKeys: ['/a', '/b'],
+  },
   { text: '{"a":1,"b":1,"b":2,"a":2}', value: { a: 2, b: 2 }, otherReadings: [{ a: 1, b: 1 }], repeatedKeys: ['/a', '/b'] },
-  { text: '[{"id":"x"},{"id":"p","name":"A","name":"B"}]', value: [{ id: 'x' }, { id: 'p', name: 'B' }], otherReadings: [[{ id: 'x' }, { id: 'p', name: 'A' }]], repeatedKeys: ['/1/name'] },
+  {
+    text: '[{"id":"x"},{"id":"p","name":"A","name":"B"}]',
+    value: [{ id: 'x' }, { id: 'p', name: 'B' }],
+    otherReadings: [[{ id: 'x' }, { id: 'p', name: 'A' }]],
+    repeatedKeys: ['/1/name'],
+  },
   { text: '{"\\u0061":1,"a":2}', value: { a: 2 }, otherReadings: [{ a: 1 }], repeatedKeys: ['/a'] },
   { text: '{"\\u0061b":1,"a\\u0062":2}', value: { ab: 2 }, otherReadings: [{ ab: 1 }], repeatedKeys: ['/ab'] },
   { text: '{"a/b":1,"a\\/b":2}', value: { 'a/b': 2 }, otherReadings: [{ 'a/b': 1 }], repeatedKeys: ['/a~1b'] },
@@ -132,8 +157,10 @@ const repeats = [
   { text: '{"":1,"":2}', value: { '': 2 }, otherReadings: [{ '': 1 }], repeatedKeys: ['/'] },
   { text: '{"b":{"x":1,"x":2},"a":1,"a":2}', value: { b: { x: 2 }, a: 2 }, otherReadings: [{ b: { x: 1 }, a: 1 }], repeatedKeys: ['/b/x', '/a'] },
   {
-    text: '{"x":{"c":1,"c":2},"x":{"c":3,"c":4,"c":5}}', value: { x: { c: 5 } },
-    otherReadings: [{ x: { c: 1 } }, { x: { c: 4 } }], repeatedKeys: ['/x', '/x/c'],
+    text: '{"x":{"c":1,"c":2},"x":{"c":3,"c":4,"c":5}}',
+    value: { x: { c: 5 } },
+    otherReadings: [{ x: { c: 1 } }, { x: { c: 4 } }],
+    repeatedKeys: ['/x', '/x/c'],
   },
   { text: '{"x":{"c":1,"c":2,"c":3},"x":0}', value: { x: 0 }, otherReadings: [{ x: { c: 1 } }, { x: 0 }], repeatedKeys: ['/x', '/x/c'] },
   { text: '{"n":1e400,"n":2}', value: { n: 2 }, otherReadings: [{ n: Number.MAX_VALUE }], repeatedKeys: ['/n'] },
@@ -255,8 +282,18 @@ for (const { text } of invalid.filter((row) => row.text.trim() !== '')) {
 }
 
 const surrogates = [
-  '"\\ud800"', '"\\udc00"', '"\\ud800\\u0041"', '"\\uD83D\\uDE00"', '"\\uDE00\\uD83D"', '"\ud800"', '"\udc00x"',
-  '{"\\ud800":1,"\\ud800":2}', '{"\ud800":1,"\\ud800":2}', '"\\ud800\\"', '"\\ud8"', '"\\uD800\\u"',
+  '"\\ud800"',
+  '"\\udc00"',
+  '"\\ud800\\u0041"',
+  '"\\uD83D\\uDE00"',
+  '"\\uDE00\\uD83D"',
+  '"\ud800"',
+  '"\udc00x"',
+  '{"\\ud800":1,"\\ud800":2}',
+  '{"\ud800":1,"\\ud800":2}',
+  '"\\ud800\\"',
+  '"\\ud8"',
+  '"\\uD800\\u"',
 ];
 
 for (const text of surrogates) {
@@ -271,7 +308,31 @@ test('whatever JSON.parse accepts is read and whatever it refuses is refused, ov
   // A fixed linear congruential sequence, so that a failure names a text that can be run again.
   let seed = 7;
   const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-  const pieces = ['{', '}', '[', ']', ',', ':', '"a"', '"b"', '1', '-0', '1e400', '0.5', 'null', 'true', ' ', '\n', '"\\u0061"', '"', '\\', 'x', '.', 'e', '\t'];
+  const pieces = [
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"a"',
+    '"b"',
+    '1',
+    '-0',
+    '1e400',
+    '0.5',
+    'null',
+    'true',
+    ' ',
+    '\n',
+    '"\\u0061"',
+    '"',
+    '\\',
+    'x',
+    '.',
+    'e',
+    '\t',
+  ];
   const mismatches: string[] = [];
   for (let i = 0; i < 3000; i++) {
     const text = Array.from({ length: 1 + next(12) }, () => pieces[next(pieces.length)]).join('');

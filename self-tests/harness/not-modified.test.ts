@@ -11,7 +11,8 @@ import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 function withNotModified(): ReturnType<typeof judge> {
   const recording = recordInProcess(undefined);
   const notModified = (e: Exchange) => e.request.path === '/api/admin/projects' && (e.request.credential === 'admin' || e.request.credential === 'none');
-  for (const exchange of recording.exchanges.filter(notModified)) Object.assign(exchange, { status: 304, contentType: undefined, location: undefined, bodyText: '', bodyBytes: 0 });
+  for (const exchange of recording.exchanges.filter(notModified))
+    Object.assign(exchange, { status: 304, contentType: undefined, location: undefined, bodyText: '', bodyBytes: 0 });
   return judge(recording, REFERENCE_INPUT);
 }
 
@@ -23,7 +24,9 @@ test('a 304 leaves the clauses that needed the answer errored, saying what a 304
   }
   for (const id of ['projects.list.required', 'auth.projects.missing-header']) {
     const reasons = outcome(id)!.unevaluable.map((u) => u.reason);
-    expect(reasons).toContain('answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it');
+    expect(reasons).toContain(
+      'answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it',
+    );
     expect(reasons.join('\n')).not.toContain('redirect');
   }
   // The answers that were not 304 are judged as ever.

@@ -11,14 +11,33 @@ import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 // A field a target names after a property every object inherits is a field like any other: observed as
 // unknown where the document does not define it, never looked up on the prototype, never called.
 
-const INHERITED = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toJSON', '__defineGetter__', '__lookupSetter__'];
+const INHERITED = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toJSON',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
 
 /** Each object of a body, nested ones too, with a field of every inherited name (an own field, as JSON.parse makes it). */
 function withInheritedNames(value: unknown): unknown {
   if (Array.isArray(value)) value.forEach(withInheritedNames);
   else if (value !== null && typeof value === 'object') {
     Object.values(value).forEach(withInheritedNames);
-    for (const name of INHERITED) Object.defineProperty(value, name, { value: name === '__proto__' ? { polluted: true } : name.length, enumerable: true, writable: true, configurable: true });
+    for (const name of INHERITED)
+      Object.defineProperty(value, name, {
+        value: name === '__proto__' ? { polluted: true } : name.length,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return value;
 }
@@ -29,7 +48,9 @@ const INHERITED_NAMES: Variant = {
   transform: compose(
     mapBody('signup-token', (body: Json) => withInheritedNames(body)),
     mapBody('projects', (body: Json) => withInheritedNames(body)),
-    rewrite({ operation: 'signup-token', status: 200 }, (response) => rawText(200, 'application/json; charset=utf-8', `{"__proto__":{"first":1},${JSON.stringify(response.body).slice(1)}`)),
+    rewrite({ operation: 'signup-token', status: 200 }, (response) =>
+      rawText(200, 'application/json; charset=utf-8', `{"__proto__":{"first":1},${JSON.stringify(response.body).slice(1)}`),
+    ),
   ),
 };
 
@@ -39,7 +60,9 @@ const PROJECT_PLACES = ['', '/projects/*', '/projects/*/owners/*'];
 
 test('fields named after inherited properties are observed as unknown fields, and judged like the rest of the body', () => {
   const checks = judge(recordInProcess(INHERITED_NAMES), REFERENCE_INPUT);
-  const notPassed = checks.filter((c) => c.outcome !== 'passed').map((c) => `${c.clause}: ${c.outcome} ${c.crash ?? c.violations[0]?.pointer ?? c.unevaluable[0]?.reason ?? ''}`);
+  const notPassed = checks
+    .filter((c) => c.outcome !== 'passed')
+    .map((c) => `${c.clause}: ${c.outcome} ${c.crash ?? c.violations[0]?.pointer ?? c.unevaluable[0]?.reason ?? ''}`);
   expect(notPassed).toEqual([]);
   const observed = (clause: string) => (checks.find((c) => c.clause === clause)!.observations as { fields: { field: string }[] }).fields.map((f) => f.field);
   expect(observed('signup-token.observe.unknown-fields')).toEqual(expect.arrayContaining(TOKEN_PLACES.flatMap((p) => INHERITED.map((n) => `${p}/${n}`))));
@@ -51,14 +74,26 @@ test('fields named after inherited properties are observed as unknown fields, an
 });
 
 test('values that are objects with a "toString" or "valueOf" field are described and compared, never converted by calling them', () => {
-  const hostileId = mapBody('projects', (body: Json) => (body.projects[0].id = JSON.parse('{"toString":1,"valueOf":{},"toJSON":"x"}'), body));
-  const checks = judge(recordInProcess({ name: 'object-id', description: 'a project id that is an object with inherited names', transform: hostileId }), REFERENCE_INPUT);
+  const hostileId = mapBody('projects', (body: Json) => ((body.projects[0].id = JSON.parse('{"toString":1,"valueOf":{},"toJSON":"x"}')), body));
+  const checks = judge(
+    recordInProcess({ name: 'object-id', description: 'a project id that is an object with inherited names', transform: hostileId }),
+    REFERENCE_INPUT,
+  );
   expect(checks.filter((c) => c.crash !== undefined).map((c) => c.crash)).toEqual([]);
   const types = checks.find((c) => c.clause === 'projects.project.types')!;
   expect(types.violations.map((v) => [v.pointer, v.received])).toContainEqual(['/projects/0/id', '{"toString":1,"valueOf":{},"toJSON":"x"}']);
 });
 
 test('repeat mode describes an answer whose enabled is an object with a "toString" field', () => {
-  const exchange = { request: { method: 'GET', path: '/api/admin/invite-link/tokens/x', credential: 'admin' }, url: 'http://t/x', startedAt: 0, durationMs: 0, bodyBytes: 0, status: 200, contentType: 'application/json', bodyText: '{"enabled":{"toString":1,"valueOf":2}}' } as Exchange;
+  const exchange = {
+    request: { method: 'GET', path: '/api/admin/invite-link/tokens/x', credential: 'admin' },
+    url: 'http://t/x',
+    startedAt: 0,
+    durationMs: 0,
+    bodyBytes: 0,
+    status: 200,
+    contentType: 'application/json',
+    bodyText: '{"enabled":{"toString":1,"valueOf":2}}',
+  } as Exchange;
   expect(answerSignature(exchange)).toContain('enabled={"toString":1,"valueOf":2}');
 });

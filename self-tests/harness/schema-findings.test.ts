@@ -17,7 +17,16 @@ function failingText(operation: 'signup-token' | 'projects', text: string): Reco
 
 const failing = (operation: 'signup-token' | 'projects', body: unknown) => failingText(operation, JSON.stringify(body));
 
-const token = { secret: 's', url: null, name: 'n', enabled: true, expiresAt: '2030-01-01T00:00:00Z', createdAt: '2024-01-01T00:00:00Z', createdBy: null, role: { id: 1, type: 'root', name: 'Admin' } };
+const token = {
+  secret: 's',
+  url: null,
+  name: 'n',
+  enabled: true,
+  expiresAt: '2030-01-01T00:00:00Z',
+  createdAt: '2024-01-01T00:00:00Z',
+  createdBy: null,
+  role: { id: 1, type: 'root', name: 'Admin' },
+};
 
 test('each schema error of a token lands in the clause of the object and aspect it breaks', () => {
   expect(failing('signup-token', token)).toEqual({});
@@ -27,10 +36,13 @@ test('each schema error of a token lands in the clause of the object and aspect 
   expect(failing('signup-token', { ...token, enabled: 'yes' })).toEqual({ 'signup-token.token.types': ['/enabled'] });
   expect(failing('signup-token', { ...token, createdAt: '2024-01-01T00:00:00' })).toEqual({ 'signup-token.token.date-time': ['/createdAt'] });
   expect(failing('signup-token', { ...token, users: [{ name: 'x', seenAt: 'soon', email: null }] })).toEqual({
-    'signup-token.user.required': ['/users/0/id'], 'signup-token.user.date-time': ['/users/0/seenAt'], 'signup-token.user.nullability': ['/users/0/email'],
+    'signup-token.user.required': ['/users/0/id'],
+    'signup-token.user.date-time': ['/users/0/seenAt'],
+    'signup-token.user.nullability': ['/users/0/email'],
   });
   expect(failing('signup-token', { ...token, role: { id: '1', name: 'A', project: 3 } })).toEqual({
-    'signup-token.role.required': ['/role/type'], 'signup-token.role.types': ['/role/id', '/role/project'],
+    'signup-token.role.required': ['/role/type'],
+    'signup-token.role.types': ['/role/id', '/role/project'],
   });
 });
 
@@ -40,9 +52,16 @@ test('each schema error of a projects list lands in the clause of the object and
   expect(failing('projects', { projects: [] })).toEqual({ 'projects.list.required': ['/version'] });
   expect(failing('projects', { version: null, projects: [] })).toEqual({ 'projects.list.types': ['/version'] });
   expect(failing('projects', { version: 1, projects: [{ ...project, health: 101, mode: 'x', owners: [] }] })).toEqual({
-    'projects.project.health-range': ['/projects/0/health'], 'projects.project.types': ['/projects/0/mode'], 'projects.project.owners-not-empty': ['/projects/0/owners'],
+    'projects.project.health-range': ['/projects/0/health'],
+    'projects.project.types': ['/projects/0/mode'],
+    'projects.project.owners-not-empty': ['/projects/0/owners'],
   });
-  expect(failing('projects', { version: 1, projects: [{ ...project, owners: [{ ownerType: 'team' }, { name: 'x' }, { ownerType: 'user' }, { ownerType: 'group', name: 1 }] }] })).toEqual({
+  expect(
+    failing('projects', {
+      version: 1,
+      projects: [{ ...project, owners: [{ ownerType: 'team' }, { name: 'x' }, { ownerType: 'user' }, { ownerType: 'group', name: 1 }] }],
+    }),
+  ).toEqual({
     'projects.owner.kind': ['/projects/0/owners/0', '/projects/0/owners/1/ownerType', '/projects/0/owners/1'],
     'projects.owner.user': ['/projects/0/owners/2/name'],
     'projects.owner.group': ['/projects/0/owners/3/name'],
@@ -52,7 +71,9 @@ test('each schema error of a projects list lands in the clause of the object and
 test('a list element that is not an object belongs to the element, and a null fails nullability once', () => {
   expect(failing('signup-token', { ...token, users: [null] })).toEqual({ 'signup-token.user.nullability': ['/users/0'] });
   expect(failing('projects', { version: 1, projects: [{ id: 'p', name: 'P', mode: null }] })).toEqual({ 'projects.project.nullability': ['/projects/0/mode'] });
-  expect(failing('projects', { version: 1, projects: [{ id: 'p', name: 'P', owners: ['system'] }] })).toEqual({ 'projects.owner.kind': ['/projects/0/owners/0'] });
+  expect(failing('projects', { version: 1, projects: [{ id: 'p', name: 'P', owners: ['system'] }] })).toEqual({
+    'projects.owner.kind': ['/projects/0/owners/0'],
+  });
   expect(failing('projects', { version: 1, projects: ['p'] })).toEqual({ 'projects.project.types': ['/projects/0'] });
 });
 
@@ -63,8 +84,12 @@ test('a body is judged as sent: numbers beyond a double, fractions a double roun
   expect(failingText('signup-token', text.replace('"id":1', '"id":9007199254740993.5'))).toEqual({ 'signup-token.role.types': ['/role/id'] });
   expect(failingText('signup-token', text.replace('"id":1', '"id":1e400'))).toEqual({});
   expect(failingText('signup-token', text.replace('"id":1', '"id":1.0'))).toEqual({});
-  expect(failingText('projects', '{"version":1,"projects":[{"id":"p","name":"P","health":100.00000000000000001}]}')).toEqual({ 'projects.project.health-range': ['/projects/0/health'] });
-  expect(failingText('projects', '{"version":1,"projects":[{"id":"p","name":"P","health":-1e-400}]}')).toEqual({ 'projects.project.health-range': ['/projects/0/health'] });
+  expect(failingText('projects', '{"version":1,"projects":[{"id":"p","name":"P","health":100.00000000000000001}]}')).toEqual({
+    'projects.project.health-range': ['/projects/0/health'],
+  });
+  expect(failingText('projects', '{"version":1,"projects":[{"id":"p","name":"P","health":-1e-400}]}')).toEqual({
+    'projects.project.health-range': ['/projects/0/health'],
+  });
   expect(failingText('projects', '{"version":1,"projects":[{"id":"p","name":"P","health":-0}]}')).toEqual({});
   // A repeated key is judged on every value a reader may take, the first as much as the last.
   expect(failingText('signup-token', text.replace('"enabled":true', '"enabled":"yes","enabled":true'))).toEqual({ 'signup-token.token.types': ['/enabled'] });

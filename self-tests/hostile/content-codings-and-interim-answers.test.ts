@@ -15,18 +15,33 @@ const SELECTED = ['projects.response.json', 'projects.archived.accepted', 'signu
 test('wrong or corrupt content codings and a trickling body end each request promptly, naming the request and the cause', async () => {
   await withServer(brokenContentCodings(), async (server) => {
     const run = await runAgainst(server.url, SELECTED);
-    expectRun(run, 'error', { 'projects.response.json': 'errored', 'projects.archived.accepted': 'errored', 'signup-token.response.json': 'errored', 'auth.projects.missing-header': 'passed' });
+    expectRun(run, 'error', {
+      'projects.response.json': 'errored',
+      'projects.archived.accepted': 'errored',
+      'signup-token.response.json': 'errored',
+      'auth.projects.missing-header': 'passed',
+    });
     expect(run.report?.completed).toBe(true);
     // The trickling body costs one CONFORMANCE_TIMEOUT_MS (1500 ms), not the run's ten minutes.
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
-    expect(reasonOf(run, 'projects.response.json')).toContain('GET /api/admin/projects → 200: the body is labelled Content-Encoding: gzip but cannot be decoded as gzip (incorrect header check)');
-    expect(reasonOf(run, 'signup-token.response.json')).toContain('GET /api/admin/invite-link/tokens/$SIGNUP_TOKEN_1 → 200: the body is labelled Content-Encoding: br but cannot be decoded as br');
+    expect(reasonOf(run, 'projects.response.json')).toContain(
+      'GET /api/admin/projects → 200: the body is labelled Content-Encoding: gzip but cannot be decoded as gzip (incorrect header check)',
+    );
+    expect(reasonOf(run, 'signup-token.response.json')).toContain(
+      'GET /api/admin/invite-link/tokens/$SIGNUP_TOKEN_1 → 200: the body is labelled Content-Encoding: br but cannot be decoded as br',
+    );
 
     const log = JSON.parse(readFileSync(path.join(run.reportDir, 'requests.json'), 'utf8')) as RequestLog;
     const failureOf = (p: string) => log.requests.find((r) => r.credential === 'admin' && r.path === p)?.failure;
-    expect(failureOf('/api/admin/invite-link/tokens/$SIGNUP_TOKEN_2')).toBe('the body was still arriving 1500 ms after the request (CONFORMANCE_TIMEOUT_MS); reading stopped');
-    expect(failureOf('/api/admin/projects?archived=true')).toBe('the body is labelled Content-Encoding: gzip but cannot be decoded as gzip (unexpected end of file)');
-    expect(failureOf('/api/admin/projects?archived=false')).toBe('the body is labelled Content-Encoding: "x-zebra", a coding the suite cannot decode (it asks for gzip, deflate, br)');
+    expect(failureOf('/api/admin/invite-link/tokens/$SIGNUP_TOKEN_2')).toBe(
+      'the body was still arriving 1500 ms after the request (CONFORMANCE_TIMEOUT_MS); reading stopped',
+    );
+    expect(failureOf('/api/admin/projects?archived=true')).toBe(
+      'the body is labelled Content-Encoding: gzip but cannot be decoded as gzip (unexpected end of file)',
+    );
+    expect(failureOf('/api/admin/projects?archived=false')).toBe(
+      'the body is labelled Content-Encoding: "x-zebra", a coding the suite cannot decode (it asks for gzip, deflate, br)',
+    );
     // Correctly gzipped answers are read as any other.
     expect(log.requests.filter((r) => r.failure === undefined).length).toBeGreaterThan(5);
     for (const request of log.requests) expect(request.durationMs).toBeLessThan(1500 + 1000);

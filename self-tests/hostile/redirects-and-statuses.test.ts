@@ -5,13 +5,17 @@ import { answeringWith, expectRun, reasonOf, recordingReference, redirectingTo, 
 // the document does not list fails the authentication clauses; none of them is ever passed.
 
 test('a redirect to another origin is never followed, and the authorization header never reaches that origin', async () => {
-  await withServer(recordingReference(), (elsewhere) => withServer(redirectingTo(elsewhere.url), async (redirecting) => {
-    const run = await runAgainst(redirecting.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
-    expectRun(run, 'fail', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'failed' });
-    expect(reasonOf(run, 'projects.list.required')).toContain(`answered 302, a redirect to ${elsewhere.url}/api/admin/projects; the suite never follows redirects`);
-    expect(redirecting.seen.some((r) => r.authorization !== undefined)).toBe(true);
-    expect(elsewhere.seen).toEqual([]);
-  }));
+  await withServer(recordingReference(), (elsewhere) =>
+    withServer(redirectingTo(elsewhere.url), async (redirecting) => {
+      const run = await runAgainst(redirecting.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
+      expectRun(run, 'fail', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'failed' });
+      expect(reasonOf(run, 'projects.list.required')).toContain(
+        `answered 302, a redirect to ${elsewhere.url}/api/admin/projects; the suite never follows redirects`,
+      );
+      expect(redirecting.seen.some((r) => r.authorization !== undefined)).toBe(true);
+      expect(elsewhere.seen).toEqual([]);
+    }),
+  );
 });
 
 test('a 500 on every request gives no verdict: the data and the authentication clauses are errored', async () => {
@@ -24,7 +28,8 @@ test('a 500 on every request gives no verdict: the data and the authentication c
 });
 
 test('a 503 to one request errors only the clauses that needed that answer', async () => {
-  const noHeaderProjects = (req: { url?: string; headers: { authorization?: string } }) => req.url === '/api/admin/projects' && req.headers.authorization === undefined;
+  const noHeaderProjects = (req: { url?: string; headers: { authorization?: string } }) =>
+    req.url === '/api/admin/projects' && req.headers.authorization === undefined;
   await withServer(answeringWith(503, noHeaderProjects), async (server) => {
     const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'auth.projects.invalid-token', 'error.projects.401']);
     expectRun(run, 'error', {

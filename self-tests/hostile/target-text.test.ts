@@ -36,13 +36,20 @@ test('terminal sequences, bidi overrides, HTML and Markdown from a target are sh
     expect(JSON.stringify(run.report)).toContain('\\\\u009b31m\\\\u202eevil');
     // Field names that every object inherits are observed like any other unknown field.
     const observed = run.report?.clauses.find((c) => c.id === 'projects.observe.unknown-fields')?.evidence?.observations as { fields: { field: string }[] };
-    expect(observed.fields.map((f) => f.field)).toEqual(expect.arrayContaining(['/projects/*/__proto__', '/projects/*/constructor', '/projects/*/toString', '/projects/*/hasOwnProperty', '/projects/*/valueOf']));
+    expect(observed.fields.map((f) => f.field)).toEqual(
+      expect.arrayContaining(['/projects/*/__proto__', '/projects/*/constructor', '/projects/*/toString', '/projects/*/hasOwnProperty', '/projects/*/valueOf']),
+    );
     expect(observed.fields).toHaveLength(HOSTILE_FIELD_NAMES.length);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
-      expect(await page.evaluate(() => ({ elements: document.querySelectorAll('img, script, [onerror]').length, injected: (window as unknown as { injected?: number }).injected }))).toEqual({ elements: 0, injected: undefined });
+      expect(
+        await page.evaluate(() => ({
+          elements: document.querySelectorAll('img, script, [onerror]').length,
+          injected: (window as unknown as { injected?: number }).injected,
+        })),
+      ).toEqual({ elements: 0, injected: undefined });
       expect(await page.locator('body').innerText()).toContain('<script>window.injected=2</script>');
     } finally {
       await browser.close();

@@ -25,14 +25,20 @@ function expectRunStopped(run: SuiteRun, reason: RegExp): void {
 
 test('a port with nothing listening stops the run as errored, naming the refused connection', async () => {
   const run = await runAgainst(await refusingUrl(), SELECTED);
-  expectRunStopped(run, /conformance run stopped: no request to http:\/\/127\.0\.0\.1:\d+ got an answer: 127\.0\.0\.1:\d+ refused the connection: nothing listens there; check CONFORMANCE_BASE_URL \(ECONNREFUSED\)/);
+  expectRunStopped(
+    run,
+    /conformance run stopped: no request to http:\/\/127\.0\.0\.1:\d+ got an answer: 127\.0\.0\.1:\d+ refused the connection: nothing listens there; check CONFORMANCE_BASE_URL \(ECONNREFUSED\)/,
+  );
   expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
 });
 
 test('a connection reset in the middle of every body stops the run as errored, naming the reset', async () => {
   await withServer(resetMidBody(), async (server) => {
     const run = await runAgainst(server.url, SELECTED);
-    expectRunStopped(run, /answered no request completely: GET \/api\/admin\/\S+: the body broke off after status 200: (the target reset the connection \(ECONNRESET\)|the target closed the connection before the end of the body \(UND_ERR_SOCKET\)|the connection ended before the body reached its Content-Length)/);
+    expectRunStopped(
+      run,
+      /answered no request completely: GET \/api\/admin\/\S+: the body broke off after status 200: (the target reset the connection \(ECONNRESET\)|the target closed the connection before the end of the body \(UND_ERR_SOCKET\)|the connection ended before the body reached its Content-Length)/,
+    );
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
   });
 });

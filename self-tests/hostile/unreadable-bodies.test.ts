@@ -1,5 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { deeplyNestedJson, htmlLoginPage, hugeBody, invalidUtf8, expectRun, reasonOf, runAgainst, truncatedJson, withServer, wrongContentType } from '../support/hostile-servers.ts';
+import {
+  deeplyNestedJson,
+  htmlLoginPage,
+  hugeBody,
+  invalidUtf8,
+  expectRun,
+  reasonOf,
+  runAgainst,
+  truncatedJson,
+  withServer,
+  wrongContentType,
+} from '../support/hostile-servers.ts';
 
 // Issue 4, part 1: bodies the suite cannot read. The JSON clause fails for a 200 that is not JSON;
 // the clauses that needed the body are errored; none of them is ever passed.
@@ -23,7 +34,9 @@ test('JSON labelled text/plain fails the JSON clause and the error-answer clause
   await withServer(wrongContentType(), async (server) => {
     const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
     expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'passed', 'error.projects.401': 'failed' });
-    expect(reasonOf(run, 'projects.response.json')).toContain('received content-type "text/plain; charset=utf-8"; the document requires content-type application/json');
+    expect(reasonOf(run, 'projects.response.json')).toContain(
+      'received content-type "text/plain; charset=utf-8"; the document requires content-type application/json',
+    );
     expect(reasonOf(run, 'error.projects.401')).toContain('content-type "text/plain; charset=utf-8"');
   });
 });
@@ -32,7 +45,8 @@ test('truncated JSON fails the JSON clauses and errors the clauses that needed t
   await withServer(truncatedJson(), async (server) => {
     const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
     expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'error.projects.401': 'failed' });
-    for (const id of ['projects.response.json', 'projects.list.required', 'error.projects.401']) expect(reasonOf(run, id)).toMatch(/the body is not JSON: .+ at line \d+, column \d+/);
+    for (const id of ['projects.response.json', 'projects.list.required', 'error.projects.401'])
+      expect(reasonOf(run, id)).toMatch(/the body is not JSON: .+ at line \d+, column \d+/);
   });
 });
 
@@ -46,7 +60,12 @@ test('a body that is not valid UTF-8 fails the JSON clause and errors the clause
 
 test('JSON nested a hundred thousand levels deep is errored with the limit named, not a stack overflow', async () => {
   await withServer(deeplyNestedJson(100_000), async (server) => {
-    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'projects.observe.unknown-fields', 'auth.projects.missing-header']);
+    const run = await runAgainst(server.url, [
+      'projects.response.json',
+      'projects.list.required',
+      'projects.observe.unknown-fields',
+      'auth.projects.missing-header',
+    ]);
     expectRun(run, 'error', {
       'projects.response.json': 'errored',
       'projects.list.required': 'errored',
@@ -65,7 +84,9 @@ for (const declareLength of [false, true]) {
   const how = declareLength ? 'announced by content-length' : 'streamed without a length';
   test(`a body larger than CONFORMANCE_MAX_BODY_BYTES, ${how}, is cut off and errored`, async () => {
     await withServer(hugeBody({ declareLength }), async (server) => {
-      const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'], { CONFORMANCE_MAX_BODY_BYTES: '65536' });
+      const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'], {
+        CONFORMANCE_MAX_BODY_BYTES: '65536',
+      });
       expectRun(run, 'error', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'passed' });
       for (const id of ['projects.response.json', 'projects.list.required']) {
         expect(reasonOf(run, id)).toContain('the body is larger than 65536 bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped');

@@ -9,7 +9,13 @@ import { rateLimiting } from '../support/transport-servers.ts';
 
 test('a target that rate-limits is tried again, and a request answered 429 for ever errors its authentication clause rather than failing it', async () => {
   await withServer(rateLimiting(), async (server) => {
-    const selected = ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header', 'auth.projects.invalid-token', 'auth.signup-token.missing-header'];
+    const selected = [
+      'projects.response.json',
+      'projects.list.required',
+      'auth.projects.missing-header',
+      'auth.projects.invalid-token',
+      'auth.signup-token.missing-header',
+    ];
     const run = await runAgainst(server.url, selected);
     expectRun(run, 'error', {
       'projects.response.json': 'passed',
@@ -18,7 +24,9 @@ test('a target that rate-limits is tried again, and a request answered 429 for e
       'auth.projects.invalid-token': 'passed',
       'auth.signup-token.missing-header': 'passed',
     });
-    expect(reasonOf(run, 'auth.projects.missing-header')).toContain('GET /api/admin/projects → 429: answered 429 Too Many Requests 4 times, though the suite waited before each retry');
+    expect(reasonOf(run, 'auth.projects.missing-header')).toContain(
+      'GET /api/admin/projects → 429: answered 429 Too Many Requests 4 times, though the suite waited before each retry',
+    );
     // Every request was refused once and answered on its retry; the one answered 429 for ever, four times.
     const noHeader = server.seen.filter((r) => r.path === '/api/admin/projects' && r.authorization === undefined);
     expect(noHeader).toHaveLength(4);
@@ -26,7 +34,7 @@ test('a target that rate-limits is tried again, and a request answered 429 for e
   });
 });
 
-test('a 404 to every request, the admin token\'s too, stops the run with one line asking about a missing path prefix', async () => {
+test("a 404 to every request, the admin token's too, stops the run with one line asking about a missing path prefix", async () => {
   await withServer(answeringWith(404), async (server) => {
     const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'error.projects.401']);
     expectRun(run, 'error', { 'projects.list.required': 'errored', 'auth.projects.missing-header': 'errored', 'error.projects.401': 'errored' });

@@ -21,7 +21,7 @@ test('every fault and valid variant has a unique name, a one-line description an
   expect(variantProblems(input)).toEqual([]);
 });
 
-test('every fault and valid variant answers at least one of the suite\'s requests differently from the reference', () => {
+test("every fault and valid variant answers at least one of the suite's requests differently from the reference", () => {
   const unchanged = [...FAULTS, ...VALID_VARIANTS].filter((v) => changedAnswers(v) === 0).map((v) => v.name);
   expect(unchanged, 'variants that serve exactly the reference').toEqual([]);
 });

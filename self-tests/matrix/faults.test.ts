@@ -6,6 +6,9 @@ import { judgedVariant } from './judged.ts';
 for (const fault of FAULTS) {
   test(`fault ${fault.name} (${fault.description}) fails exactly ${fault.breaks.join(', ')}`, { tag: '@matrix' }, () => {
     const judged = judgedVariant(fault);
-    expect({ failed: judged.must.failed, errored: judged.must.errored }, judged.explain()).toEqual({ failed: [...fault.breaks].sort(), errored: [...(fault.errors ?? [])].sort() });
+    expect({ failed: judged.must.failed, errored: judged.must.errored }, judged.explain()).toEqual({
+      failed: [...fault.breaks].sort(),
+      errored: [...(fault.errors ?? [])].sort(),
+    });
   });
 }

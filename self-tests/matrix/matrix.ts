@@ -23,9 +23,20 @@ export function renderGrid({ clauses, faults }: MatrixInput): string {
   const width = Math.max(...faults.map((f) => f.name.length));
   const gridRow = (first: string, cells: string[]) => `| ${first.padEnd(width)} |${cells.map((c) => c.padStart(2)).join('|')}|`;
   return [
-    gridRow('Fault', must.map((_, i) => String(i + 1))),
-    gridRow('-'.repeat(width), must.map(() => '-:')),
-    ...faults.map((f) => gridRow(f.name, must.map((c) => cell(f, c.id)))),
+    gridRow(
+      'Fault',
+      must.map((_, i) => String(i + 1)),
+    ),
+    gridRow(
+      '-'.repeat(width),
+      must.map(() => '-:'),
+    ),
+    ...faults.map((f) =>
+      gridRow(
+        f.name,
+        must.map((c) => cell(f, c.id)),
+      ),
+    ),
   ].join('\n');
 }
 

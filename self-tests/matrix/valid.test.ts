@@ -14,5 +14,9 @@ for (const variant of VALID_VARIANTS) {
 
 test('the reference target itself passes every clause, every MUST clause exercised', () => {
   const judged = judgedVariant(undefined);
-  expect({ failed: judged.all.failed, errored: judged.all.errored, notExercised: judged.all.notExercised }, judged.explain()).toEqual({ failed: [], errored: [], notExercised: [] });
+  expect({ failed: judged.all.failed, errored: judged.all.errored, notExercised: judged.all.notExercised }, judged.explain()).toEqual({
+    failed: [],
+    errored: [],
+    notExercised: [],
+  });
 });

@@ -16,7 +16,9 @@ export const mustClauses = (clauses: Clause[]) => clauses.filter((c) => c.level 
 /** MUST clauses no fault breaks: checks nothing proves able to fail. */
 export function unprovenClauses(clauses: Clause[], faults: Fault[]): string[] {
   const broken = new Set(faults.flatMap((f) => f.breaks));
-  return mustClauses(clauses).map((c) => c.id).filter((id) => !broken.has(id));
+  return mustClauses(clauses)
+    .map((c) => c.id)
+    .filter((id) => !broken.has(id));
 }
 
 /** Mistakes in the variant data itself, one line each. */
@@ -48,8 +50,14 @@ const QUERIES = ['', 'archived=true', 'archived=false'];
 /** The requests the suite sends, and more: every credential on every path. */
 function suiteRequests(now: number): ReferenceRequest[] {
   const targets = [...PATHS.map((path) => ({ path, query: '' })), ...QUERIES.map((query) => ({ path: '/api/admin/projects', query }))];
-  const request = (authorization: string | undefined, path: string, query: string): ReferenceRequest =>
-    ({ method: 'GET', path, query: new URLSearchParams(query), authorization, origin: 'http://reference.invalid', now });
+  const request = (authorization: string | undefined, path: string, query: string): ReferenceRequest => ({
+    method: 'GET',
+    path,
+    query: new URLSearchParams(query),
+    authorization,
+    origin: 'http://reference.invalid',
+    now,
+  });
   return CREDENTIALS.flatMap((authorization) => targets.map(({ path, query }) => request(authorization, path, query)));
 }
 

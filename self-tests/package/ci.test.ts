@@ -47,7 +47,13 @@ async function runSteps(r: Runner, steps: ShellStep[], env: Record<string, strin
   let log = '';
   for (const step of steps) {
     const result = await run('bash', ['-e', '-c', step.run], r.workspace, {
-      CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: r.workspace, GITHUB_OUTPUT: r.output, GITHUB_STEP_SUMMARY: r.summary, ...env, ...step.env,
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_WORKSPACE: r.workspace,
+      GITHUB_OUTPUT: r.output,
+      GITHUB_STEP_SUMMARY: r.summary,
+      ...env,
+      ...step.env,
     });
     log += `--- ${step.name}\n${result.output}`;
     if (result.exitCode !== 0) return { exitCode: result.exitCode, log };
@@ -55,7 +61,14 @@ async function runSteps(r: Runner, steps: ShellStep[], env: Record<string, strin
   return { exitCode: 0, log };
 }
 
-const outputs = (r: Runner) => Object.fromEntries(readFileSync(r.output, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split('=')));
+const outputs = (r: Runner) =>
+  Object.fromEntries(
+    readFileSync(r.output, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('=')),
+  );
 
 async function action(inputs: Record<string, string>) {
   const r = runner();
@@ -64,14 +77,22 @@ async function action(inputs: Record<string, string>) {
   const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: PROJECT_ROOT });
   const out = outputs(r);
   // The gate step reads the run step's outputs, as `${{ steps.run.outputs.… }}` gives them.
-  const gate = actionSteps(path.join(PROJECT_ROOT, 'action.yml'), inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
+  const gate = actionSteps(path.join(PROJECT_ROOT, 'action.yml'), inputs, {
+    'steps.run.outputs.exit-code': out['exit-code'],
+    'steps.run.outputs.verdict': out.verdict,
+  }).at(-1)!;
   const gated = await runSteps(r, [gate], { GITHUB_ACTION_PATH: PROJECT_ROOT });
   return { r, ran, out, gated };
 }
 
 test('the action gates a conformant deployment green, with its verdict, exit code and job summary', async () => {
   const env = referenceTargetEnv(server.url);
-  const { r, ran, out, gated } = await action({ 'base-url': env.CONFORMANCE_BASE_URL, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, 'forbidden-token': env.CONFORMANCE_FORBIDDEN_TOKEN, 'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS });
+  const { r, ran, out, gated } = await action({
+    'base-url': env.CONFORMANCE_BASE_URL,
+    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+    'forbidden-token': env.CONFORMANCE_FORBIDDEN_TOKEN,
+    'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
+  });
   expect(ran.exitCode, ran.log).toBe(0);
   expect(out).toEqual({ 'exit-code': '0', verdict: 'pass' });
   expect(gated.exitCode, gated.log).toBe(0);
@@ -81,7 +102,11 @@ test('the action gates a conformant deployment green, with its verdict, exit cod
 
 test('the action fails the job on a violation, after the report is written, and the log says it is a violation', async () => {
   const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
-  const { r, out, gated } = await action({ 'base-url': env.CONFORMANCE_BASE_URL, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, 'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS });
+  const { r, out, gated } = await action({
+    'base-url': env.CONFORMANCE_BASE_URL,
+    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+    'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
+  });
   expect(out).toEqual({ 'exit-code': '1', verdict: 'fail' });
   expect(gated.exitCode).toBe(1);
   expect(gated.log).toContain('::error title=Conformance FAIL::');
@@ -126,7 +151,9 @@ test('the shards recipe: three shards of the npm package, merged, exit by the me
 });
 
 test('the GitLab recipe: the job fails on a violation and leaves junit.xml and the report folder as its artifacts', async () => {
-  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')) as { conformance: { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } } };
+  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')) as {
+    conformance: { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } };
+  };
   const { variables, script, artifacts } = doc.conformance;
   const r = runner();
   const target = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
@@ -137,8 +164,10 @@ test('the GitLab recipe: the job fails on a violation and leaves junit.xml and t
   for (const p of artifacts.paths) expect(existsSync(path.join(r.workspace, p))).toBe(true);
 });
 
-test('the GitHub Actions recipe uses this repository\'s action with the inputs it declares', () => {
-  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'github-action.yml'), 'utf8')) as { jobs: { conformance: { steps: { uses?: string; with?: Record<string, string> }[] } } };
+test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {
+  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'github-action.yml'), 'utf8')) as {
+    jobs: { conformance: { steps: { uses?: string; with?: Record<string, string> }[] } };
+  };
   const declared = Object.keys((parseYaml(readFileSync(path.join(PROJECT_ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs);
   const step = doc.jobs.conformance.steps.find((s) => s.uses?.includes('admin-api-conformance'))!;
   expect(Object.keys(step.with ?? {}).filter((k) => !declared.includes(k))).toEqual([]);

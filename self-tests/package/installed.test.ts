@@ -38,7 +38,7 @@ test('the tarball holds the command and the built suite only: no self-tests, ben
   for (const name of ['tsx', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name))).toBe(false);
 });
 
-test('--help lists every CONFORMANCE_ variable and the exit codes; --version is the package\'s', async () => {
+test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's", async () => {
   const help = await command(['--help']);
   expect(help.exitCode).toBe(0);
   const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
@@ -63,4 +63,3 @@ test('the installed command passes a conformant target and fails a broken one, a
   expect(reportIn(path.join(app, 'out', 'broken')).verdict).toBe('fail');
   expect(existsSync(path.join(app, 'out', 'broken', 'junit.xml'))).toBe(true);
 });
-

@@ -85,10 +85,12 @@ function deviationsFile(entries: string): string {
 }
 
 test('a known deviation excuses its failure, and says so; one that passes now is reported as no longer needed', async () => {
-  const file = deviationsFile([
-    `  - clause: ${CLAUSE}\n    reason: enabled is stored, not computed\n    link: https://example.invalid/issue/1\n    expires: 2999-01-01`,
-    '  - clause: projects.owner.group\n    reason: group owners were once missing',
-  ].join('\n'));
+  const file = deviationsFile(
+    [
+      `  - clause: ${CLAUSE}\n    reason: enabled is stored, not computed\n    link: https://example.invalid/issue/1\n    expires: 2999-01-01`,
+      '  - clause: projects.owner.group\n    reason: group owners were once missing',
+    ].join('\n'),
+  );
   const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${expiredStillEnabled.name}`, { CONFORMANCE_DEVIATIONS: file }));
   expect(run.exitCode, run.stdout).toBe(0);
   const clauses = Object.fromEntries(run.report!.clauses.map((c) => [c.id, c]));

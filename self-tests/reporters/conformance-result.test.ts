@@ -9,15 +9,35 @@ const catalogue: Clause[] = [
 ];
 const meta: RunMeta = {
   document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
-  suiteVersion: '0', contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false },
-  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
+  suiteVersion: '0',
+  contractsHash: 'h',
+  target: { name: 't', baseUrl: 'http://t', embedded: false },
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
+  runStatus: 'passed',
+  runErrors: [],
+  deviations: [],
+  today: '2026-06-01',
 };
-const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({ clause, status, outcome, skipReason: status === 'skipped' ? 'not exercised: needs input' : undefined });
+const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({
+  clause,
+  status,
+  outcome,
+  skipReason: status === 'skipped' ? 'not exercised: needs input' : undefined,
+});
 
 test('passes only when every MUST clause passed or was not exercised and nothing errored', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'skipped'), run('c.info', 'passed', 'passed')], meta);
   expect(report.verdict).toBe('pass');
-  expect(report.summary).toMatchObject({ passed: 1, observed: 1, failed: 0, errored: 0, notExercised: 1, total: 3, must: { passed: 1, notExercised: 1, total: 2 } });
+  expect(report.summary).toMatchObject({
+    passed: 1,
+    observed: 1,
+    failed: 0,
+    errored: 0,
+    notExercised: 1,
+    total: 3,
+    must: { passed: 1, notExercised: 1, total: 2 },
+  });
 });
 
 test('a violation the judge recorded fails; a crash or a timeout is an error, never a violation', () => {
@@ -47,13 +67,19 @@ test('a run stopped before its checks reports every clause errored, with the rea
 });
 
 test('an interrupted run is incomplete and never passes', () => {
-  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'passed', 'passed')], { ...meta, runStatus: 'interrupted' });
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), run('b.must', 'passed', 'passed')], {
+    ...meta,
+    runStatus: 'interrupted',
+  });
   expect(report.completed).toBe(false);
   expect(report.verdict).toBe('error');
 });
 
 test('a check that never ran because the run timed out is not judged, and the run has no verdict', () => {
-  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), { clause: 'b.must', status: 'skipped' }], { ...meta, runStatus: 'timedout' });
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed', 'passed'), { clause: 'b.must', status: 'skipped' }], {
+    ...meta,
+    runStatus: 'timedout',
+  });
   expect(report.clauses[1]).toMatchObject({ status: 'not-judged', reason: 'its test did not run: the run ended timedout' });
   expect(report.verdict).toBe('error');
 });

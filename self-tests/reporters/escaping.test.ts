@@ -14,18 +14,30 @@ import { launchChromium } from '../support/browser.ts';
 // Markdown show every quoted string as text.
 
 // Markup of every medium, terminal sequences and line breaks that would forge lines, rows and headings.
-const HOSTILE = '<img src=x onerror="window.injected=1"><script>window.injected=2</script>`|*_[x](javascript:alert(1))$a$ @team &amp; \u001b[2J\u009b31m\u202eevil\u2066\n| forged | row |\n```\n# heading';
+const HOSTILE =
+  '<img src=x onerror="window.injected=1"><script>window.injected=2</script>`|*_[x](javascript:alert(1))$a$ @team &amp; \u001b[2J\u009b31m\u202eevil\u2066\n| forged | row |\n```\n# heading';
 
 /** Every character a terminal, HTML or Markdown would obey rather than show. */
 const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 function exchange(text: string): ExchangeEvidence {
-  return { method: 'GET', path: `/api/admin/${text}`, credential: 'admin', status: 403, contentType: `application/json; x=${text}`, durationMs: 1, bodyExcerpt: `{"name":"${text}"}\n${text}`, curl: `curl ${text}` };
+  return {
+    method: 'GET',
+    path: `/api/admin/${text}`,
+    credential: 'admin',
+    status: 403,
+    contentType: `application/json; x=${text}`,
+    durationMs: 1,
+    bodyExcerpt: `{"name":"${text}"}\n${text}`,
+    curl: `curl ${text}`,
+  };
 }
 
 function evidence(clause: string, text: string): ClauseEvidence {
   return {
-    clause, outcome: 'failed', instances: 1,
+    clause,
+    outcome: 'failed',
+    instances: 1,
     violations: [{ pointer: `/${text}`, received: text, required: text, request: exchange(text) }],
     violationsCut: 0,
     unevaluable: [{ reason: text, request: exchange(text) }],
@@ -42,9 +54,24 @@ const CATALOGUE: Clause[] = [
 /** A report in which every string a target, a user's file or a merged report can set is `text`. */
 function reportQuoting(text: string): ConformanceReport {
   const meta: RunMeta = {
-    suiteVersion: '0', contractsHash: 'h', document: { title: text, sha256: '0'.repeat(64), readFrom: text }, product: { name: text, version: text, vendor: text, contact: text }, target: { name: text, baseUrl: `http://t.invalid/${text}`, embedded: false, reportedVersion: { [text]: text } },
-    startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [{ clause: 'b.must', reason: text, link: `https://x.invalid/${text}` }], today: '2026-06-01',
-    consistency: { rounds: 2, concurrency: 1, consistent: false, inconsistent: [{ method: 'GET', path: `/${text}`, credential: 'admin', answers: { [text]: 1, other: 1 } }], latencyMs: {} },
+    suiteVersion: '0',
+    contractsHash: 'h',
+    document: { title: text, sha256: '0'.repeat(64), readFrom: text },
+    product: { name: text, version: text, vendor: text, contact: text },
+    target: { name: text, baseUrl: `http://t.invalid/${text}`, embedded: false, reportedVersion: { [text]: text } },
+    startedAt: '2026-01-01T00:00:00Z',
+    durationMs: 1,
+    runStatus: 'passed',
+    runErrors: [],
+    deviations: [{ clause: 'b.must', reason: text, link: `https://x.invalid/${text}` }],
+    today: '2026-06-01',
+    consistency: {
+      rounds: 2,
+      concurrency: 1,
+      consistent: false,
+      inconsistent: [{ method: 'GET', path: `/${text}`, credential: 'admin', answers: { [text]: 1, other: 1 } }],
+      latencyMs: {},
+    },
   };
   const runs: ClauseRun[] = [
     { clause: 'a.must', status: 'failed', outcome: 'failed', evidence: evidence('a.must', text), error: text },
@@ -68,7 +95,7 @@ test('the console summary shows every quoted string on its own line, control and
 /** A line with its code spans taken out: a run of n backticks up to the next run of exactly n (CommonMark). */
 function outsideCode(line: string): string {
   let out = '';
-  for (let i = 0; i < line.length;) {
+  for (let i = 0; i < line.length; ) {
     const run = /^`+/.exec(line.slice(i))?.[0];
     if (!run) {
       out += line[i++];
@@ -111,7 +138,10 @@ function rowsWithOtherCells(lines: string[]): string[] {
   return wrong;
 }
 
-for (const [name, render] of [['summary.md', renderMarkdown], ['the conformance page', renderConformancePage]] as const) {
+for (const [name, render] of [
+  ['summary.md', renderMarkdown],
+  ['the conformance page', renderConformancePage],
+] as const) {
   test(`${name} shows every quoted string as text: no markup, no HTML, no forged line, row, heading or fence`, () => {
     const markdown = render(hostile);
     const lines = outsideBlocks(markdown.split('\n'));
@@ -124,7 +154,13 @@ for (const [name, render] of [['summary.md', renderMarkdown], ['the conformance 
 }
 
 test('the matrix summary escapes target names in its rows and columns', () => {
-  const matrix = buildMatrixReport([{ report: hostile, path: 'a/index.html' }, { report: harmless, path: 'b/index.html' }], 1);
+  const matrix = buildMatrixReport(
+    [
+      { report: hostile, path: 'a/index.html' },
+      { report: harmless, path: 'b/index.html' },
+    ],
+    1,
+  );
   const markdown = renderMatrixMarkdown(matrix);
   expect(markdown).not.toMatch(HIDDEN);
   expect(markdown.split('\n').filter((l) => MARKUP.test(outsideCode(l)))).toEqual([]);

@@ -22,8 +22,14 @@ const catalogue: Clause[] = [
 ];
 const meta: RunMeta = {
   document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
-  suiteVersion: '0', contractsHash: '0123456789abcdef', target: { name: 't', baseUrl: 'http://t.invalid', embedded: false },
-  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], today: '2026-06-01',
+  suiteVersion: '0',
+  contractsHash: '0123456789abcdef',
+  target: { name: 't', baseUrl: 'http://t.invalid', embedded: false },
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
+  runStatus: 'passed',
+  runErrors: [],
+  today: '2026-06-01',
   deviations: [
     { clause: 'b.must', reason: 'known one', link: 'https://tracker.invalid/1' },
     { clause: 'c.must', reason: 'known two', link: 'docs/deviations.md#c' },
@@ -47,7 +53,7 @@ test('an INFO clause is observed, never passed, and the counts keep the two apar
   expect(reportSchemaErrors(report)).toEqual([]);
 });
 
-test('the badge, the page, the summary and the console give MUST clauses one denominator, the catalogue\'s', () => {
+test("the badge, the page, the summary and the console give MUST clauses one denominator, the catalogue's", () => {
   expect(renderBadge(report)).toContain('0/3 MUST');
   const html = renderHtml(report);
   expect(html).toContain('<b data-testid="must-passed">0</b> passed of <b data-testid="must-total">3</b>');
@@ -56,7 +62,13 @@ test('the badge, the page, the summary and the console give MUST clauses one den
   const console = consoleSummary(report, []);
   expect(console).toContain('MUST:    0 passed of 3;');
   expect(console).toContain('INFO:    2 observed of 2, never judged');
-  const matrix = buildMatrixReport([{ report, path: 'a/index.html' }, { report, path: 'b/index.html' }], 1);
+  const matrix = buildMatrixReport(
+    [
+      { report, path: 'a/index.html' },
+      { report, path: 'b/index.html' },
+    ],
+    1,
+  );
   expect(matrix.summary.must.total).toBe(6);
   expect(renderMatrixHtml(matrix)).toContain('0/3 MUST');
   expect(renderMatrixMarkdown(matrix)).toContain('| t | PASS | 0 | 0 | 0 | 1 | 2 | 3 |');
@@ -64,7 +76,8 @@ test('the badge, the page, the summary and the console give MUST clauses one den
 
 test('no rendering calls an observation passed', () => {
   const html = renderHtml(report);
-  for (const id of ['d.info', 'e.info']) expect(html).toMatch(new RegExp(`<span class="pill observed">observed</span> <span class="title">[^<]*</span> <code class="id">${id}`));
+  for (const id of ['d.info', 'e.info'])
+    expect(html).toMatch(new RegExp(`<span class="pill observed">observed</span> <span class="title">[^<]*</span> <code class="id">${id}`));
   expect(html).not.toContain('pill passed');
   expect(renderMarkdown(report)).toMatch(/\| INFO \| – \| – \| 0 \| 0 \| – \| 0 \| 2 \| 2 \|/);
 });

@@ -13,7 +13,7 @@ import { runSuite } from '../support/run-suite.ts';
 const noGroupName: Variant = {
   name: 'group-owner-without-name',
   description: 'drops the name of every group owner',
-  transform: (request, faithful) => {
+  transform: (_request, faithful) => {
     const response = faithful();
     for (const project of (response.body as { projects?: { owners?: Record<string, unknown>[] }[] }).projects ?? []) {
       for (const owner of project.owners ?? []) if (owner.ownerType === 'group') delete owner.name;
@@ -28,10 +28,17 @@ test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() 
 
 function targetFile(dir: string, name: string, baseUrl: string): string {
   const file = path.join(dir, `${name}.yaml`);
-  writeFileSync(file, [
-    `name: ${name}`, `baseUrl: ${baseUrl}`, `adminToken: ${REFERENCE_FIXTURES.adminToken}`,
-    `forbiddenToken: ${REFERENCE_FIXTURES.forbiddenToken}`, `signupTokens: [${REFERENCE_FIXTURES.signupTokens.join(', ')}]`, '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      `name: ${name}`,
+      `baseUrl: ${baseUrl}`,
+      `adminToken: ${REFERENCE_FIXTURES.adminToken}`,
+      `forbiddenToken: ${REFERENCE_FIXTURES.forbiddenToken}`,
+      `signupTokens: [${REFERENCE_FIXTURES.signupTokens.join(', ')}]`,
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -42,7 +49,10 @@ test('two targets side by side: each gets its own report, the matrix shows where
   expect(run.exitCode, run.stdout).toBe(1);
   const matrix = run.report as unknown as MatrixReport;
   expect(matrix.kind).toBe('matrix');
-  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([['faithful', 'pass'], ['broken', 'fail']]);
+  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([
+    ['faithful', 'pass'],
+    ['broken', 'fail'],
+  ]);
   const row = matrix.clauses.find((c) => c.id === 'projects.owner.group')!;
   expect(row).toMatchObject({ status: 'failed', byTarget: { faithful: 'passed', broken: 'failed' } });
   expect(matrix.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['projects.owner.group']);

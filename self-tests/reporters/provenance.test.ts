@@ -10,15 +10,26 @@ import { reportSchemaErrors } from '../support/report-schema.ts';
 // Issue 13, point 2: every report names the document, the suite and the product under test.
 
 const meta: RunMeta = {
-  suiteVersion: '0.1.0', contractsHash: '0123456789abcdef', document: specDocument(),
+  suiteVersion: '0.1.0',
+  contractsHash: '0123456789abcdef',
+  document: specDocument(),
   target: { name: 'staging', baseUrl: 'https://flags.example.invalid', embedded: false },
   product: { name: 'Flagship', version: '4.2.0', vendor: 'Example Ltd', contact: 'conformance@example.invalid' },
-  startedAt: '2026-01-01T00:00:00Z', durationMs: 1, runStatus: 'passed', runErrors: [], deviations: [], today: '2026-06-01',
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
+  runStatus: 'passed',
+  runErrors: [],
+  deviations: [],
+  today: '2026-06-01',
 };
 
 test('conformance.json names the document by title, SHA-256 and where it was read from, and the product as stated', () => {
   const report = buildConformanceReport(loadCatalogue(), [], meta);
-  expect(report.document).toEqual({ title: 'Admin API: public signup token retrieval and project listing', sha256: specDocument().sha256, readFrom: '../shared/spec/admin-api.md' });
+  expect(report.document).toEqual({
+    title: 'Admin API: public signup token retrieval and project listing',
+    sha256: specDocument().sha256,
+    readFrom: '../shared/spec/admin-api.md',
+  });
   expect(report.product).toEqual(meta.product);
   expect(report.suite).toEqual({ name: 'admin-api-conformance', version: '0.1.0', contractsHash: '0123456789abcdef' });
   expect(reportSchemaErrors(report)).toEqual([]);

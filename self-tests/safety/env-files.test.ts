@@ -20,13 +20,19 @@ function variablesInCode(): string[] {
 }
 
 test('.env is ignored by git and .env.example is not', () => {
-  const patterns = read('.gitignore').split('\n').map((line) => line.trim());
+  const patterns = read('.gitignore')
+    .split('\n')
+    .map((line) => line.trim());
   expect(patterns.some((p) => p === '.env' || p === '/.env')).toBe(true);
   expect(patterns.filter((p) => /^\/?\.env[*.]/.test(p))).toEqual([]);
 });
 
 test('.env.example documents every CONFORMANCE_ variable the configuration code reads', () => {
-  const documented = new Set(read('.env.example').match(/^#? ?CONFORMANCE_[A-Z_]+(?==)/gm)?.map((line) => line.replace(/^# ?/, '')));
+  const documented = new Set(
+    read('.env.example')
+      .match(/^#? ?CONFORMANCE_[A-Z_]+(?==)/gm)
+      ?.map((line) => line.replace(/^# ?/, '')),
+  );
   const found = variablesInCode();
   expect(found.length).toBeGreaterThan(10);
   expect(found.filter((name) => !documented.has(name))).toEqual([]);

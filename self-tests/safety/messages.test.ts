@@ -76,13 +76,24 @@ for (const [url, line] of URLS) {
 
 /** Every file under a folder, as text. */
 function filesUnder(dir: string): [string, string][] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name), 'utf8')]);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => [path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name), 'utf8')]);
 }
 
 // The stderr line is compared whole; a secret long enough to search for is also searched in every file the run left.
 const RUNS: [title: string, env: (url: string) => Record<string, string>, line: string, secret?: string][] = [
-  ['an admin token too short to redact', (url) => referenceTargetEnv(url, { CONFORMANCE_ADMIN_TOKEN: 'admin' }), `CONFORMANCE_ADMIN_TOKEN cannot be hidden safely in the reports: it has fewer than 8 characters ${RULE}`],
-  ['a base URL with a user name and password', (url) => referenceTargetEnv(url.replace('//', `//deployer:${PASSWORD}@`)), 'CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN', PASSWORD],
+  [
+    'an admin token too short to redact',
+    (url) => referenceTargetEnv(url, { CONFORMANCE_ADMIN_TOKEN: 'admin' }),
+    `CONFORMANCE_ADMIN_TOKEN cannot be hidden safely in the reports: it has fewer than 8 characters ${RULE}`,
+  ],
+  [
+    'a base URL with a user name and password',
+    (url) => referenceTargetEnv(url.replace('//', `//deployer:${PASSWORD}@`)),
+    'CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN',
+    PASSWORD,
+  ],
 ];
 
 for (const [title, env, line, secret] of RUNS) {
@@ -94,7 +105,12 @@ for (const [title, env, line, secret] of RUNS) {
       expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
       expect(run.stdout).toBe('');
       expect(target.seen).toEqual([]);
-      const quoting = secret === undefined ? [] : filesUnder(run.reportDir).filter(([, content]) => content.includes(secret)).map(([file]) => file);
+      const quoting =
+        secret === undefined
+          ? []
+          : filesUnder(run.reportDir)
+              .filter(([, content]) => content.includes(secret))
+              .map(([file]) => file);
       expect(quoting).toEqual([]);
       expect(run.report?.errors).toEqual([`configuration error: ${line}`]);
     } finally {

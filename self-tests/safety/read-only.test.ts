@@ -33,7 +33,7 @@ test('a default run sends only GET requests, to the two documented paths, each o
   });
 });
 
-test('asked for the target\'s OpenAPI description, a run sends one more GET, to that path, without a token, and observes the drift', async () => {
+test("asked for the target's OpenAPI description, a run sends one more GET, to that path, without a token, and observes the drift", async () => {
   await withServer(recordingReference(), async (server) => {
     const run = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }));
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
@@ -41,6 +41,9 @@ test('asked for the target\'s OpenAPI description, a run sends one more GET, to 
     expect(extra).toEqual([{ method: 'GET', path: '/docs/openapi.json', authorization: undefined }]);
     expect(server.seen).toHaveLength(EXPECTED_REQUESTS + 1);
     const drift = run.report?.clauses.find((c) => c.id === 'projects.observe.description-drift');
-    expect(drift).toMatchObject({ status: 'observed', evidence: { observations: { description: { path: '/docs/openapi.json', status: 200 }, differences: [] } } });
+    expect(drift).toMatchObject({
+      status: 'observed',
+      evidence: { observations: { description: { path: '/docs/openapi.json', status: 200 }, differences: [] } },
+    });
   });
 });

@@ -50,12 +50,20 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   { description: 'a prefix cut inside an escape', text: `"${unicodeEscaped(ADMIN).slice(0, 58)}`, redacted: '"$TOKEN' },
   { description: 'a suffix of 8 characters at the start of a text', text: `${ADMIN.slice(-8)}" was sent`, redacted: '$TOKEN" was sent' },
   { description: 'a prefix of 7 characters at the end, too short to tell', text: `as ${ADMIN.slice(0, 7)}`, redacted: `as ${ADMIN.slice(0, 7)}` },
-  { description: 'a prefix of 8 characters inside a text, where nothing was cut', text: `as ${ADMIN.slice(0, 8)} and more`, redacted: `as ${ADMIN.slice(0, 8)} and more` },
+  {
+    description: 'a prefix of 8 characters inside a text, where nothing was cut',
+    text: `as ${ADMIN.slice(0, 8)} and more`,
+    redacted: `as ${ADMIN.slice(0, 8)} and more`,
+  },
   { description: 'two secrets side by side', text: `${ADMIN}${SIGNUP}`, redacted: '$TOKEN$SIGNUP_TOKEN_1' },
   { description: 'a forbidden credential, percent-encoded', text: `by ${encodeURIComponent(FORBIDDEN)}.`, redacted: 'by $FORBIDDEN_TOKEN.' },
   { description: 'a signup secret in its path', text: `/api/admin/invite-link/tokens/${SIGNUP}`, redacted: '/api/admin/invite-link/tokens/$SIGNUP_TOKEN_1' },
   { description: 'a signup secret in upper-case percent-encoding of every character', text: percentEncodedAll(SIGNUP), redacted: '$SIGNUP_TOKEN_1' },
-  { description: 'words, keys and paths that are no secret', text: '{"true":":","admin":"\\"","path":"/api/admin/projects?archived=true"}', redacted: '{"true":":","admin":"\\"","path":"/api/admin/projects?archived=true"}' },
+  {
+    description: 'words, keys and paths that are no secret',
+    text: '{"true":":","admin":"\\"","path":"/api/admin/projects?archived=true"}',
+    redacted: '{"true":":","admin":"\\"","path":"/api/admin/projects?archived=true"}',
+  },
   { description: 'a media type', text: 'application/json; charset=utf-8', redacted: 'application/json; charset=utf-8' },
   { description: 'escapes that spell nothing secret', text: '\\u00e9 %E2%82%AC &amp; ~0 \\/ %zz \\u12', redacted: '\\u00e9 %E2%82%AC &amp; ~0 \\/ %zz \\u12' },
   { description: 'an empty text', text: '', redacted: '' },
@@ -68,7 +76,11 @@ for (const c of CASES) {
   });
 }
 
-const SECRETS = [{ name: 'admin', value: ADMIN, marker: '$TOKEN' }, { name: 'forbidden', value: FORBIDDEN, marker: '$FORBIDDEN_TOKEN' }, { name: 'signup', value: SIGNUP, marker: '$SIGNUP_TOKEN_1' }];
+const SECRETS = [
+  { name: 'admin', value: ADMIN, marker: '$TOKEN' },
+  { name: 'forbidden', value: FORBIDDEN, marker: '$FORBIDDEN_TOKEN' },
+  { name: 'signup', value: SIGNUP, marker: '$SIGNUP_TOKEN_1' },
+];
 
 // Each form the self-tests search the run's output for, at the start, in the middle and at the end of a
 // text (a part of the secret only at the end, where a cut leaves it): the redactor leaves none of them
@@ -79,7 +91,9 @@ for (const secret of SECRETS) {
     for (const { form, text, part } of writtenForms(secret.value)) {
       for (const placed of part ? [text, `before ${text}`] : [text, `before ${text}`, `${text} after`, `before ${text} after`]) {
         const out = redact(placed);
-        const found = writtenForms(secret.value).filter((f) => out.includes(f.text)).map((f) => f.form);
+        const found = writtenForms(secret.value)
+          .filter((f) => out.includes(f.text))
+          .map((f) => f.form);
         if (found.length > 0) left.push(`${form} in ${JSON.stringify(placed)} left ${found.join(', ')}`);
         if (placed.startsWith('before ') && !out.startsWith('before ')) left.push(`${form}: the words before were changed`);
       }
@@ -118,6 +132,15 @@ for (const [token, reason] of REFUSED) {
 }
 
 test('the reference fixtures and the tokens of these tests can be redacted safely', () => {
-  const tokens = [REFERENCE_FIXTURES.adminToken, REFERENCE_FIXTURES.forbiddenToken, REFERENCE_FIXTURES.viewerToken, ...REFERENCE_FIXTURES.signupTokens, ADMIN, FORBIDDEN, SIGNUP, 'abcdefgh'];
+  const tokens = [
+    REFERENCE_FIXTURES.adminToken,
+    REFERENCE_FIXTURES.forbiddenToken,
+    REFERENCE_FIXTURES.viewerToken,
+    ...REFERENCE_FIXTURES.signupTokens,
+    ADMIN,
+    FORBIDDEN,
+    SIGNUP,
+    'abcdefgh',
+  ];
   expect(tokens.filter((t) => unsafeToRedact(t) !== undefined)).toEqual([]);
 });

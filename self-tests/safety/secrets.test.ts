@@ -83,13 +83,19 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
 }
 
 /** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
-async function runAndScan(admin: Canary, control?: (server: LoopbackServer) => RunControl): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean; bundled: boolean }> {
+async function runAndScan(
+  admin: Canary,
+  control?: (server: LoopbackServer) => RunControl,
+): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean; bundled: boolean }> {
   const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
   try {
     const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on'], undefined, control?.(server));
-    expect(server.seen.some((r) => r.authorization === admin.value), 'the target was asked with the canary').toBe(true);
+    expect(
+      server.seen.some((r) => r.authorization === admin.value),
+      'the target was asked with the canary',
+    ).toBe(true);
     // Playwright's own output (traces included) goes to the temporary folder, the reports to the report folder.
     const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
     const traced = written.some(([where]) => where.includes('trace.zip!'));
@@ -123,14 +129,17 @@ test('no token appears in the output of a run stopped because the target refused
 });
 
 /** Kills the whole run with SIGKILL once `ready` holds: nothing it leaves behind may hold a secret. */
-const killWhen = (ready: (server: LoopbackServer, output: string) => boolean) => (server: LoopbackServer): RunControl => (child, output) => {
-  const poll = setInterval(() => {
-    if (!ready(server, output())) return;
-    clearInterval(poll);
-    killGroup(child, 'SIGKILL');
-  }, 5);
-  child.on('close', () => clearInterval(poll));
-};
+const killWhen =
+  (ready: (server: LoopbackServer, output: string) => boolean) =>
+  (server: LoopbackServer): RunControl =>
+  (child, output) => {
+    const poll = setInterval(() => {
+      if (!ready(server, output())) return;
+      clearInterval(poll);
+      killGroup(child, 'SIGKILL');
+    }, 5);
+    child.on('close', () => clearInterval(poll));
+  };
 
 const KILL_POINTS: [string, (server: LoopbackServer, output: string) => boolean][] = [
   ['while the target is being asked, the answers in memory', (server) => server.seen.length >= 3],

@@ -58,8 +58,12 @@ function verdictOf(report: ConformanceReport | undefined) {
     summary: report.summary,
     requests: report.requests,
     clauses: report.clauses.map((c) => ({
-      id: c.id, section: c.section, level: c.level, status: c.status,
-      instances: c.evidence?.instances, violations: (c.evidence?.violations.length ?? 0) + (c.evidence?.violationsCut ?? 0),
+      id: c.id,
+      section: c.section,
+      level: c.level,
+      status: c.status,
+      instances: c.evidence?.instances,
+      violations: (c.evidence?.violations.length ?? 0) + (c.evidence?.violationsCut ?? 0),
     })),
   };
 }
@@ -85,7 +89,14 @@ function collectBlobs(runs: SuiteRun[]): { dir: string; files: string[] } {
  */
 async function mergeReports(blobDir: string): Promise<{ output: string; exitCode: number | null; report?: ConformanceReport }> {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-merged-'));
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, FORCE_COLOR: '0', CI: 'true', CONFORMANCE_REPORT_DIR: reportDir };
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    FORCE_COLOR: '0',
+    CI: 'true',
+    CONFORMANCE_REPORT_DIR: reportDir,
+  };
   const child = spawn(process.execPath, [COMMAND, 'merge', blobDir], { cwd: reportDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -109,7 +120,7 @@ test('--shard=1/2 and --shard=2/2 each judge part of the clauses, and together e
   for (const run of shards) expect([run.report?.verdict, run.exitCode]).toEqual(run.report?.summary.must.failed ? ['fail', 1] : ['partial', 3]);
 });
 
-test('merge-reports of the shards\' blob reports gives the same conformance report as a single run', async () => {
+test("merge-reports of the shards' blob reports gives the same conformance report as a single run", async () => {
   const blobs = collectBlobs(shards);
   expect(blobs.files, `blob reports in ${shards.map((r) => path.join(r.reportDir, 'blob-report')).join(', ')}`).toHaveLength(SHARDS);
   const merged = await mergeReports(blobs.dir);

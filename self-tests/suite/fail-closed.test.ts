@@ -16,7 +16,8 @@ const expiredEnabled = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 let flip = 0;
 /** Answers the unknown-secret request differently every time: no single verdict in repeat mode. */
 const inconsistent: Variant = {
-  name: 'inconsistent', description: 'answers the same request differently from one round to the next',
+  name: 'inconsistent',
+  description: 'answers the same request differently from one round to the next',
   transform: rewrite({ operation: 'projects', credential: 'none' }, (faithful) => (flip++ % 2 === 0 ? faithful : { ...faithful, status: 500 })),
 };
 
@@ -79,19 +80,26 @@ test('a stale .env in the current folder does not override the target file; it i
 });
 
 /** Sends `signal` to the command (or its whole process group) once `ready` holds: say, once the target has been asked. */
-const signalWhen = (signal: NodeJS.Signals, ready: () => boolean, group = false): RunControl => (child) => {
-  const poll = setInterval(() => {
-    if (!ready()) return;
-    clearInterval(poll);
-    if (group) killGroup(child, signal);
-    else child.kill(signal);
-  }, 20);
-  child.on('close', () => clearInterval(poll));
-};
+const signalWhen =
+  (signal: NodeJS.Signals, ready: () => boolean, group = false): RunControl =>
+  (child) => {
+    const poll = setInterval(() => {
+      if (!ready()) return;
+      clearInterval(poll);
+      if (group) killGroup(child, signal);
+      else child.kill(signal);
+    }, 20);
+    child.on('close', () => clearInterval(poll));
+  };
 
 test('SIGTERM stops a run within seconds, exit code 143, with the report marked interrupted and no process left', async () => {
   await withServer(neverAnswers(), async (target) => {
-    const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), [], undefined, signalWhen('SIGTERM', () => target.seen.length > 0));
+    const run = await runSuite(
+      referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }),
+      [],
+      undefined,
+      signalWhen('SIGTERM', () => target.seen.length > 0),
+    );
     expect(run.exitCode, run.stdout + run.stderr).toBe(143);
     expect(run.report).toMatchObject({ verdict: 'error', completed: false });
     expect(run.report?.errors.join('\n')).toContain('interrupted');
@@ -108,7 +116,12 @@ test('a run killed before its reporter leaves a report whose verdict is incomple
     const passing = await runSuite({ CONFORMANCE_REPORT_DIR: reportDir });
     expect(passing.report?.verdict).toBe('pass');
     await withServer(neverAnswers(), async (target) => {
-      const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000', CONFORMANCE_REPORT_DIR: reportDir }), [], undefined, signalWhen('SIGKILL', () => target.seen.length > 0, true));
+      const run = await runSuite(
+        referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000', CONFORMANCE_REPORT_DIR: reportDir }),
+        [],
+        undefined,
+        signalWhen('SIGKILL', () => target.seen.length > 0, true),
+      );
       expect(run.exitCode).toBeNull();
       expect(run.report?.verdict).toBe('incomplete');
       expect(readFileSync(path.join(reportDir, 'badge.svg'), 'utf8')).not.toContain('#2e7d32');

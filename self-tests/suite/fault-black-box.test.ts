@@ -15,7 +15,11 @@ test('a fault run as a black box fails exactly the clauses the judge fails in pr
   try {
     const run = await runSuite(referenceTargetEnv(`${url}/variants/${fault.name}`, { CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }));
     // An INFO clause the judge passes is reported observed, never passed.
-    const info = new Set(loadCatalogue().filter((c) => c.level === 'INFO').map((c) => c.id));
+    const info = new Set(
+      loadCatalogue()
+        .filter((c) => c.level === 'INFO')
+        .map((c) => c.id),
+    );
     const judged = judgedVariant(fault);
     const expected = Object.fromEntries([
       ...judged.all.passed.map((id) => [id, info.has(id) ? 'observed' : 'passed']),

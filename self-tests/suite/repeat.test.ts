@@ -41,5 +41,8 @@ test('a target that answers the same request differently has no single verdict',
   const c = run.report!.consistency!;
   expect(c.consistent).toBe(false);
   expect(c.inconsistent.map((i) => i.path)).toContain('/api/admin/projects');
-  expect(Object.keys(c.inconsistent.find((i) => i.path === '/api/admin/projects' && i.credential === 'admin')!.answers).sort()).toEqual(['200 json breaks []', '503 json ServiceUnavailable']);
+  expect(Object.keys(c.inconsistent.find((i) => i.path === '/api/admin/projects' && i.credential === 'admin')!.answers).sort()).toEqual([
+    '200 json breaks []',
+    '503 json ServiceUnavailable',
+  ]);
 });

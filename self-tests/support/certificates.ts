@@ -38,12 +38,22 @@ async function authority(name: string): Promise<KeyPair> {
   const made = await generate([{ name: 'commonName', value: name }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
   });
   return { cert: made.cert, key: made.private };
 }
 
-async function signed(ca: KeyPair, name: string, use: 'server' | 'client', altName: { type: 2; value: string } | { type: 7; ip: string }, from = new Date(Date.now() - DAY_MS), until = new Date(Date.now() + 30 * DAY_MS)): Promise<KeyPair> {
+async function signed(
+  ca: KeyPair,
+  name: string,
+  use: 'server' | 'client',
+  altName: { type: 2; value: string } | { type: 7; ip: string },
+  from = new Date(Date.now() - DAY_MS),
+  until = new Date(Date.now() + 30 * DAY_MS),
+): Promise<KeyPair> {
   const made = await generate([{ name: 'commonName', value: name }], {
     keyType: 'ec',
     algorithm: 'sha256',

@@ -28,12 +28,14 @@ export function substitute(text: string, values: Record<string, string>): string
 }
 
 function shellSteps(steps: YamlStep[], values: Record<string, string>): ShellStep[] {
-  return steps.filter((s) => s.run !== undefined).map((s) => ({
-    name: s.name ?? s.run!.split('\n')[0],
-    id: s.id,
-    run: substitute(s.run!, values),
-    env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, substitute(String(v), values)])),
-  }));
+  return steps
+    .filter((s) => s.run !== undefined)
+    .map((s) => ({
+      name: s.name ?? s.run!.split('\n')[0],
+      id: s.id,
+      run: substitute(s.run!, values),
+      env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, substitute(String(v), values)])),
+    }));
 }
 
 /** The `uses:` steps a job has, by action name: a test stands in for them (setup, upload, download). */

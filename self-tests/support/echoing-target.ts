@@ -32,11 +32,22 @@ export function spellings(secret: string): string[] {
   // Only the first character a URL reserves is encoded, the rest left as they are.
   const partly = secret.replace(/[^A-Za-z0-9._~-]/, (c) => percentEncodedAll(c, false));
   return [
-    secret, jsonSlashEscaped(secret), unicodeEscaped(secret), unicodeEscaped(secret, true),
-    encodeURIComponent(secret), percentLower(secret), percentEncodedAll(secret), partly, encodeURIComponent(encodeURIComponent(secret)),
-    `Basic ${base64Around('user:', secret, '')}`, base64Around('', secret, ''), base64Around('x', secret, 'yz', true), base64Around('ab', secret, '', true),
+    secret,
+    jsonSlashEscaped(secret),
+    unicodeEscaped(secret),
+    unicodeEscaped(secret, true),
+    encodeURIComponent(secret),
+    percentLower(secret),
+    percentEncodedAll(secret),
+    partly,
+    encodeURIComponent(encodeURIComponent(secret)),
+    `Basic ${base64Around('user:', secret, '')}`,
+    base64Around('', secret, ''),
+    base64Around('x', secret, 'yz', true),
+    base64Around('ab', secret, '', true),
     Buffer.from(encodeURIComponent(secret)).toString('base64'),
-    [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''), [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
+    [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
   ];
 }
 
@@ -95,11 +106,19 @@ function errorAnswer(answer: ReferenceResponse, quoted: string): Echoed {
 /** Refuses the projects to a forbidden token with a server error whose body holds the token across the excerpt's cut. */
 function unavailable(quoted: string): Echoed {
   const before = '{"name":"Unavailable","detail":"';
-  return { status: 503, headers: { 'content-type': JSON_TYPE }, text: across(BODY_CUT, before, `","message":"backend refused token ${jsonEscaped(quoted)}"}`, jsonEscaped(quoted), 'd') };
+  return {
+    status: 503,
+    headers: { 'content-type': JSON_TYPE },
+    text: across(BODY_CUT, before, `","message":"backend refused token ${jsonEscaped(quoted)}"}`, jsonEscaped(quoted), 'd'),
+  };
 }
 
 function notFound(answer: ReferenceResponse, quoted: string): Echoed {
-  const body = { ...(answer.body as Record<string, unknown>), name: `NotFoundError ${base64Around('', quoted, '')}`, message: `no such token; you asked as ${spellings(quoted).join(' ')}` };
+  const body = {
+    ...(answer.body as Record<string, unknown>),
+    name: `NotFoundError ${base64Around('', quoted, '')}`,
+    message: `no such token; you asked as ${spellings(quoted).join(' ')}`,
+  };
   return { status: 404, headers: { 'content-type': `${JSON_TYPE}; by=${percentLower(quoted)}` }, text: JSON.stringify(body) };
 }
 
@@ -163,13 +182,26 @@ export function echoingSecrets(secrets: Secrets): Promise<LoopbackServer> {
     const authorization = req.headers.authorization;
     const translated = {
       method: req.method,
-      url: swapAll(req.url ?? '/', toReference.map(([ours, theirs]): [string, string] => [encodeURIComponent(ours), theirs])),
+      url: swapAll(
+        req.url ?? '/',
+        toReference.map(([ours, theirs]): [string, string] => [encodeURIComponent(ours), theirs]),
+      ),
       headers: { ...req.headers, authorization: authorization === undefined ? undefined : swapAll(authorization, toReference) },
     };
-    const faithful = JSON.parse(swapAll(JSON.stringify(faithfulAnswer(translated)), fromReference.map(([theirs, ours]): [string, string] => [theirs, jsonEscaped(ours)]))) as ReferenceResponse;
+    const faithful = JSON.parse(
+      swapAll(
+        JSON.stringify(faithfulAnswer(translated)),
+        fromReference.map(([theirs, ours]): [string, string] => [theirs, jsonEscaped(ours)]),
+      ),
+    ) as ReferenceResponse;
     const answer = echoed(req, faithful, secrets);
     const as = authorization ?? 'nobody';
-    const headers = { ...answer.headers, 'x-app-version': `7.0.0 (as ${as}; ${base64Around('', as, '')})`, server: `echo/1 (${percentLower(as)})`, 'x-token-version': unicodeEscaped(as) };
+    const headers = {
+      ...answer.headers,
+      'x-app-version': `7.0.0 (as ${as}; ${base64Around('', as, '')})`,
+      server: `echo/1 (${percentLower(as)})`,
+      'x-token-version': unicodeEscaped(as),
+    };
     writeAnswer(res, answer.status, headers, Buffer.from(answer.text));
   });
 }

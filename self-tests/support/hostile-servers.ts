@@ -32,10 +32,11 @@ export async function listen(server: Server, seen: SeenRequest[]): Promise<Loopb
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const close = () => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    server.close(() => resolve());
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close };
 }
 
@@ -126,7 +127,9 @@ export function neverAnswers(): Promise<LoopbackServer> {
 
 /** Answers every request 200 with an HTML login page, as a misrouted base URL does. */
 export function htmlLoginPage(): Promise<LoopbackServer> {
-  const page = Buffer.from('<!doctype html><html><head><title>Sign in</title></head><body><form action="/login" method="post"><input name="username"><input name="password" type="password"></form></body></html>');
+  const page = Buffer.from(
+    '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login" method="post"><input name="username"><input name="password" type="password"></form></body></html>',
+  );
   return serveHttp((_req, res) => writeAnswer(res, 200, { 'content-type': 'text/html; charset=utf-8' }, page));
 }
 
@@ -157,7 +160,10 @@ async function streamEndlessly(res: ServerResponse, declareLength: boolean): Pro
   res.write('[');
   let open = true;
   let wake = () => undefined as void;
-  res.on('close', () => { open = false; wake(); });
+  res.on('close', () => {
+    open = false;
+    wake();
+  });
   res.on('drain', () => wake());
   let sent = 0;
   for (; open && sent < HUGE_BODY_LIMIT_BYTES; sent += chunk.byteLength) {
@@ -205,7 +211,8 @@ export function answeringWith(status: number, when: (req: IncomingMessage) => bo
 }
 
 /** Terminal sequences, bidi overrides, HTML and Markdown that a target may write into any text: shown, never obeyed. */
-export const HOSTILE_TEXT = '\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
+export const HOSTILE_TEXT =
+  '\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
 
 /** Field names every object inherits, and hostile text, as names of fields the document does not define. */
 export const HOSTILE_FIELD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', HOSTILE_TEXT];

@@ -27,13 +27,28 @@ const ORIGIN = 'http://reference.invalid';
 /** The recording a run against the variant would make, answered in process. */
 export function recordInProcess(variant: Variant | undefined, input = REFERENCE_INPUT, now = Date.now()): Recording {
   const run = makeRunSecrets();
-  const tokens = new Map<string, string>([['admin', input.adminToken], ['invalid', run.invalidToken]]);
+  const tokens = new Map<string, string>([
+    ['admin', input.adminToken],
+    ['invalid', run.invalidToken],
+  ]);
   for (const f of input.forbidden) tokens.set(f.credential, f.token);
   const described = input.openapiPath === undefined ? [] : [descriptionRequest(input.openapiPath)];
   const exchanges = [...requestPlan(input, run), ...described].map((request): Exchange => {
     const url = new URL(request.path, ORIGIN);
-    const { status, headers, text } = serialise(answer({ method: 'GET', path: url.pathname, query: url.searchParams, authorization: tokens.get(request.credential), origin: ORIGIN, now }, variant));
-    return { request, url: url.href, startedAt: now, durationMs: 0, status, contentType: headers['content-type'], location: headers.location, bodyText: text, bodyBytes: Buffer.byteLength(text) };
+    const { status, headers, text } = serialise(
+      answer({ method: 'GET', path: url.pathname, query: url.searchParams, authorization: tokens.get(request.credential), origin: ORIGIN, now }, variant),
+    );
+    return {
+      request,
+      url: url.href,
+      startedAt: now,
+      durationMs: 0,
+      status,
+      contentType: headers['content-type'],
+      location: headers.location,
+      bodyText: text,
+      bodyBytes: Buffer.byteLength(text),
+    };
   });
   return { run, startedAt: new Date(now).toISOString(), exchanges };
 }

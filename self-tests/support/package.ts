@@ -11,7 +11,12 @@ export interface CommandRun {
 }
 
 /** Variables of the developer's shell that would leak into a user's: the user's shell has none of them. */
-const CLEARED = (key: string) => key.startsWith('CONFORMANCE_') || key.startsWith('PLAYWRIGHT_') || key.startsWith('ADMIN_API_CONFORMANCE_') || key.startsWith('GITHUB_') || ['CI', 'TEST_WORKER_INDEX', 'NODE_OPTIONS'].includes(key);
+const CLEARED = (key: string) =>
+  key.startsWith('CONFORMANCE_') ||
+  key.startsWith('PLAYWRIGHT_') ||
+  key.startsWith('ADMIN_API_CONFORMANCE_') ||
+  key.startsWith('GITHUB_') ||
+  ['CI', 'TEST_WORKER_INDEX', 'NODE_OPTIONS'].includes(key);
 
 /** The environment a user's shell or CI job starts from, plus `extra`. */
 export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -25,10 +30,12 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve) => child.on('close', (exitCode) => {
-    clearTimeout(timer);
-    resolve({ exitCode, output });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, output });
+    }),
+  );
 }
 
 /** `npm pack` of this project, as it would be published: the path of the tarball. */

@@ -25,7 +25,14 @@ export interface SuiteRun {
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
 
 /** Variables the user's environment might hold (CI included), cleared so that each run sees only what a test gives it. */
-const CLEARED = Object.keys(process.env).filter((k) => k.startsWith('CONFORMANCE_') || k.startsWith('PLAYWRIGHT_') || k.startsWith('ADMIN_API_CONFORMANCE_') || ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k) || PROXY_VARIABLES.includes(k.toUpperCase()));
+const CLEARED = Object.keys(process.env).filter(
+  (k) =>
+    k.startsWith('CONFORMANCE_') ||
+    k.startsWith('PLAYWRIGHT_') ||
+    k.startsWith('ADMIN_API_CONFORMANCE_') ||
+    ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k) ||
+    PROXY_VARIABLES.includes(k.toUpperCase()),
+);
 
 /** Signals the run's whole process group: the command, Playwright and its workers. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -44,7 +51,13 @@ export type RunControl = (child: ChildProcess, output: () => string) => void;
  * can kill the whole run), from a scratch folder (so that no `.env` of the developer's is read), and
  * reads what it wrote. `args` go to Playwright.
  */
-export async function runSuite(env: Record<string, string> = {}, args: string[] = [], timeoutMs = 110_000, control?: RunControl, workDir?: string): Promise<SuiteRun> {
+export async function runSuite(
+  env: Record<string, string> = {},
+  args: string[] = [],
+  timeoutMs = 110_000,
+  control?: RunControl,
+  workDir?: string,
+): Promise<SuiteRun> {
   const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
   for (const key of CLEARED) if (!(key in env)) delete childEnv[key];

@@ -20,7 +20,14 @@ export async function sendOnce(baseUrl: string, options: SendOptions = {}): Prom
   const network = openNetwork(timeoutMs, options.network);
   try {
     const request = { method: 'GET' as const, path: options.path ?? '/api/admin/projects', credential: options.credential ?? 'admin' };
-    return await send(request, { baseUrl, timeoutMs, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024, userAgent: 'self-test', tokenFor: () => options.token ?? 'self-test-token', network });
+    return await send(request, {
+      baseUrl,
+      timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      userAgent: 'self-test',
+      tokenFor: () => options.token ?? 'self-test-token',
+      network,
+    });
   } finally {
     await network.close();
   }

@@ -42,10 +42,13 @@ export async function httpsTarget(pair: KeyPair, clientCa?: string): Promise<Htt
 /** A faithful target over plain HTTP. */
 export function httpTarget(): Promise<LoopbackServer> {
   const seen: SeenRequest[] = [];
-  return listen(createHttpServer((req, res) => {
-    seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
-    writeFaithful(req, res);
-  }), seen);
+  return listen(
+    createHttpServer((req, res) => {
+      seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+      writeFaithful(req, res);
+    }),
+    seen,
+  );
 }
 
 export interface ForwardingProxy extends LoopbackServer {

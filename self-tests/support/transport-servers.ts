@@ -22,7 +22,9 @@ export function parseHead(head: string): RawRequest {
 /** An answer's head and body in wire format, exactly as given; `content-length` is added unless chunked or set. */
 export function wire(status: number, headers: Record<string, string>, body: Buffer = Buffer.alloc(0)): Buffer {
   const all = 'transfer-encoding' in headers ? headers : { 'content-length': String(body.byteLength), ...headers };
-  const head = `HTTP/1.1 ${status} X\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}connection: close\r\n\r\n`;
+  const head = `HTTP/1.1 ${status} X\r\n${Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}connection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
@@ -73,9 +75,11 @@ export function brokenContentCodings(): Promise<LoopbackServer> {
     const request = parseHead(head);
     if (!isAdmin(request)) return void socket.end(faithfulWire(request));
     if (request.url === '/api/admin/projects') return void socket.end(faithfulWire(request, { 'content-encoding': 'gzip' }));
-    if (request.url.endsWith('?archived=true')) return void socket.end(faithfulWire(request, { 'content-encoding': 'gzip' }, (b) => zlib.gzipSync(b).subarray(0, 40)));
+    if (request.url.endsWith('?archived=true'))
+      return void socket.end(faithfulWire(request, { 'content-encoding': 'gzip' }, (b) => zlib.gzipSync(b).subarray(0, 40)));
     if (request.url.endsWith('?archived=false')) return void socket.end(faithfulWire(request, { 'content-encoding': 'x-zebra' }));
-    if (request.url.endsWith(first)) return void socket.end(wire(200, { 'content-type': 'application/json', 'content-encoding': 'br' }, Buffer.alloc(64, 0xff)));
+    if (request.url.endsWith(first))
+      return void socket.end(wire(200, { 'content-type': 'application/json', 'content-encoding': 'br' }, Buffer.alloc(64, 0xff)));
     if (request.url.endsWith(second)) return void trickleBody(socket, faithfulWire(request));
     socket.end(faithfulWire(request, { 'content-encoding': 'gzip' }, (b) => zlib.gzipSync(b)));
   });

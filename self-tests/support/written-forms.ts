@@ -35,7 +35,8 @@ export function base64Core(text: string, align: number, url = false): string {
 }
 
 /** The base64 of `text` placed after `before` and followed by `after`, as a whole encoded text. */
-export const base64Around = (before: string, text: string, after: string, url = false) => Buffer.from(`${before}${text}${after}`).toString(url ? 'base64url' : 'base64');
+export const base64Around = (before: string, text: string, after: string, url = false) =>
+  Buffer.from(`${before}${text}${after}`).toString(url ? 'base64url' : 'base64');
 
 /** Every spelling searched for: raw, JSON-escaped, percent-encoded, HTML references, base64 and base64url at three alignments, and the start of it alone. */
 export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
@@ -55,7 +56,10 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
     { form: `its first ${prefixChars} characters`, text: secret.slice(0, prefixChars), part: true },
     { form: `its first ${prefixChars} characters, percent-encoded`, text: encodeURIComponent(secret.slice(0, prefixChars)), part: true },
   ];
-  for (const [spelling, text] of [['', secret], [' of its percent-encoding', encodeURIComponent(secret)]]) {
+  for (const [spelling, text] of [
+    ['', secret],
+    [' of its percent-encoding', encodeURIComponent(secret)],
+  ]) {
     for (const align of [0, 1, 2]) {
       forms.push({ form: `base64${spelling} at byte ${align} of a group`, text: base64Core(text, align) });
       forms.push({ form: `base64url${spelling} at byte ${align} of a group`, text: base64Core(text, align, true) });
@@ -67,5 +71,9 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
 
 /** Each written form of each secret that occurs in `content`, named. */
 export function formsIn(content: string | Buffer, secrets: { name: string; value: string }[]): string[] {
-  return secrets.flatMap((s) => writtenForms(s.value).filter((f) => content.includes(f.text)).map((f) => `${s.name} (${f.form})`));
+  return secrets.flatMap((s) =>
+    writtenForms(s.value)
+      .filter((f) => content.includes(f.text))
+      .map((f) => `${s.name} (${f.form})`),
+  );
 }

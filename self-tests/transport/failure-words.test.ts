@@ -35,7 +35,9 @@ async function one(server: Promise<LoopbackServer>, transform: (url: string) => 
 
 /** A proxy that answers every request and tunnel with 407. */
 function proxyDemandingAuthentication(): Promise<LoopbackServer> {
-  return serveRaw((socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="staging"\r\ncontent-length: 0\r\n\r\n'));
+  return serveRaw((socket) =>
+    socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="staging"\r\ncontent-length: 0\r\n\r\n'),
+  );
 }
 
 /** A TCP server whose first bytes are not HTTP at all. */
@@ -52,7 +54,8 @@ const CASES: Case[] = [
   {
     description: 'an authority that neither the public ones nor CONFORMANCE_CA_FILE include',
     meet: async (pki) => ({ ...(await one(httpsTarget(pki.server))), variables: { CONFORMANCE_CA_FILE: pki.strangerClient.certFile } }),
-    words: 'the certificate of $HOST is signed by an authority that neither the public ones nor CONFORMANCE_CA_FILE ($DIR/stranger-client.crt) include (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+    words:
+      'the certificate of $HOST is signed by an authority that neither the public ones nor CONFORMANCE_CA_FILE ($DIR/stranger-client.crt) include (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
   },
   {
     description: 'a self-signed certificate',
@@ -62,7 +65,8 @@ const CASES: Case[] = [
   {
     description: 'a certificate for another host',
     meet: (pki) => one(httpsTarget(pki.otherHost), undefined, { CONFORMANCE_CA_FILE: pki.caFile }),
-    words: 'the certificate of $HOST is for "DNS:admin.staging.invalid", not for 127.0.0.1: give a host name it names in CONFORMANCE_BASE_URL (ERR_TLS_CERT_ALTNAME_INVALID)',
+    words:
+      'the certificate of $HOST is for "DNS:admin.staging.invalid", not for 127.0.0.1: give a host name it names in CONFORMANCE_BASE_URL (ERR_TLS_CERT_ALTNAME_INVALID)',
   },
   {
     description: 'an expired certificate',
@@ -72,7 +76,8 @@ const CASES: Case[] = [
   {
     description: 'https to a plain-http port',
     meet: () => one(httpTarget(), (url) => url.replace('http:', 'https:')),
-    words: '$HOST does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (ERR_SSL_WRONG_VERSION_NUMBER)',
+    words:
+      '$HOST does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (ERR_SSL_WRONG_VERSION_NUMBER)',
   },
   {
     description: 'plain http to a TLS port',
@@ -86,8 +91,14 @@ const CASES: Case[] = [
   },
   {
     description: 'a gateway that does not accept the client certificate',
-    meet: (pki) => one(httpsTarget(pki.server, pki.ca.cert), undefined, { CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.strangerClient.certFile, CONFORMANCE_CLIENT_KEY: pki.strangerClient.keyFile }),
-    words: '$HOST closed the connection before answering; a gateway that does not accept the client certificate of CONFORMANCE_CLIENT_CERT ($DIR/stranger-client.crt) does this (UND_ERR_SOCKET)',
+    meet: (pki) =>
+      one(httpsTarget(pki.server, pki.ca.cert), undefined, {
+        CONFORMANCE_CA_FILE: pki.caFile,
+        CONFORMANCE_CLIENT_CERT: pki.strangerClient.certFile,
+        CONFORMANCE_CLIENT_KEY: pki.strangerClient.keyFile,
+      }),
+    words:
+      '$HOST closed the connection before answering; a gateway that does not accept the client certificate of CONFORMANCE_CLIENT_CERT ($DIR/stranger-client.crt) does this (UND_ERR_SOCKET)',
   },
   {
     description: 'a port with nothing listening',
@@ -107,12 +118,13 @@ const CASES: Case[] = [
   {
     description: 'headers larger than the suite reads',
     meet: () => one(serveRaw((socket) => socket.end(wire(200, { 'x-padding': 'a'.repeat(70_000) })))),
-    words: 'the answer\'s headers are larger than 16384 bytes, the most the suite reads (UND_ERR_HEADERS_OVERFLOW)',
+    words: "the answer's headers are larger than 16384 bytes, the most the suite reads (UND_ERR_HEADERS_OVERFLOW)",
   },
   {
     description: 'a port that speaks another protocol',
     meet: () => one(speakingSsh()),
-    words: '$HOST answered with something that is not HTTP/1.1 ("Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)"; HTTPParserError)',
+    words:
+      '$HOST answered with something that is not HTTP/1.1 ("Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)"; HTTPParserError)',
   },
   {
     description: 'a proxy with nothing listening',
@@ -128,7 +140,8 @@ const CASES: Case[] = [
       const [target, proxy] = [await httpsTarget(pki.server), await proxyDemandingAuthentication()];
       return { url: target.url, variables: { HTTPS_PROXY: proxy.url, CONFORMANCE_CA_FILE: pki.caFile }, servers: [target, proxy] };
     },
-    words: 'the proxy $PROXY (HTTPS_PROXY) demands authentication (407): give its user and password in the proxy URL, as http://user:password@host:port (UND_ERR_ABORTED)',
+    words:
+      'the proxy $PROXY (HTTPS_PROXY) demands authentication (407): give its user and password in the proxy URL, as http://user:password@host:port (UND_ERR_ABORTED)',
   },
   {
     description: 'a proxy that demands authentication, for an http target',
@@ -136,7 +149,8 @@ const CASES: Case[] = [
       const [target, proxy] = [await httpTarget(), await proxyDemandingAuthentication()];
       return { url: target.url, variables: { HTTP_PROXY: proxy.url }, servers: [target, proxy] };
     },
-    words: 'the proxy $PROXY (HTTP_PROXY) demands authentication (407): give its user and password in the proxy URL, as http://user:password@host:port (UND_ERR_INVALID_ARG)',
+    words:
+      'the proxy $PROXY (HTTP_PROXY) demands authentication (407): give its user and password in the proxy URL, as http://user:password@host:port (UND_ERR_INVALID_ARG)',
   },
   {
     description: 'a proxy that refuses to open a tunnel',
@@ -145,7 +159,8 @@ const CASES: Case[] = [
       const proxy = await forwardingProxy();
       return { url: 'https://admin.staging.invalid', variables: { HTTPS_PROXY: proxy.url }, servers: [proxy] };
     },
-    words: 'the proxy $PROXY (HTTPS_PROXY) refused to carry the request to admin.staging.invalid: it answered 403; NO_PROXY lists the hosts reached without it (UND_ERR_ABORTED)',
+    words:
+      'the proxy $PROXY (HTTPS_PROXY) refused to carry the request to admin.staging.invalid: it answered 403; NO_PROXY lists the hosts reached without it (UND_ERR_ABORTED)',
   },
 ];
 
@@ -162,7 +177,10 @@ for (const c of CASES) {
       const network = loadConfig({ CONFORMANCE_BASE_URL: met.url, CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123', ...met.variables }, pki.dir).network;
       const exchange = await sendOnce(met.url, { network, timeoutMs: 3000 });
       const proxy = met.variables?.HTTP_PROXY ?? met.variables?.HTTPS_PROXY;
-      const words = c.words.replaceAll('$HOST', hostOf(met.url)).replaceAll('$DIR', pki.dir).replaceAll('$PROXY', proxy === undefined ? '' : hostOf(proxy));
+      const words = c.words
+        .replaceAll('$HOST', hostOf(met.url))
+        .replaceAll('$DIR', pki.dir)
+        .replaceAll('$PROXY', proxy === undefined ? '' : hostOf(proxy));
       expect(exchange.failure).toBe(words);
       expect(exchange.failure).not.toContain('could not be reached');
     } finally {
@@ -183,14 +201,46 @@ const CONTEXT: FailureContext = {
 const systemError = (code: string, fields: Record<string, unknown>) => Object.assign(new Error(`${fields.syscall} ${code}`), { code, ...fields });
 
 const WITHOUT_LOOPBACK: { description: string; error: unknown; words: string }[] = [
-  { description: 'a host name DNS does not know', error: systemError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'admin.staging.example.com' }), words: 'the host name admin.staging.example.com is not known to DNS: check CONFORMANCE_BASE_URL (ENOTFOUND)' },
-  { description: 'a proxy\'s host name DNS does not know', error: systemError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'proxy.staging.example.com' }), words: 'the host name of the proxy proxy.staging.example.com (HTTPS_PROXY) is not known to DNS: check HTTPS_PROXY (ENOTFOUND)' },
-  { description: 'a DNS server that does not answer', error: systemError('EAI_AGAIN', { syscall: 'getaddrinfo', hostname: 'admin.staging.example.com' }), words: 'the host name admin.staging.example.com could not be looked up just now (DNS did not answer; EAI_AGAIN)' },
-  { description: 'no route to the host', error: systemError('EHOSTUNREACH', { syscall: 'connect', address: '10.0.0.7', port: 443 }), words: 'admin.staging.example.com could not be reached: no route to it from this machine (EHOSTUNREACH)' },
-  { description: 'a connection that is never accepted', error: systemError('ETIMEDOUT', { syscall: 'connect', address: '10.0.0.7', port: 443 }), words: 'admin.staging.example.com did not accept the connection in time (ETIMEDOUT)' },
-  { description: 'a certificate not valid yet', error: systemError('CERT_NOT_YET_VALID', {}), words: 'the certificate of admin.staging.example.com is not valid yet; check the clocks of this machine and of the target (CERT_NOT_YET_VALID)' },
-  { description: 'undici\'s own connect timeout', error: systemError('UND_ERR_CONNECT_TIMEOUT', {}), words: 'no connection to admin.staging.example.com within 1500 ms (CONFORMANCE_TIMEOUT_MS)' },
-  { description: 'undici\'s own headers timeout', error: systemError('UND_ERR_HEADERS_TIMEOUT', {}), words: 'no answer within 1500 ms (CONFORMANCE_TIMEOUT_MS)' },
+  {
+    description: 'a host name DNS does not know',
+    error: systemError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'admin.staging.example.com' }),
+    words: 'the host name admin.staging.example.com is not known to DNS: check CONFORMANCE_BASE_URL (ENOTFOUND)',
+  },
+  {
+    description: "a proxy's host name DNS does not know",
+    error: systemError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'proxy.staging.example.com' }),
+    words: 'the host name of the proxy proxy.staging.example.com (HTTPS_PROXY) is not known to DNS: check HTTPS_PROXY (ENOTFOUND)',
+  },
+  {
+    description: 'a DNS server that does not answer',
+    error: systemError('EAI_AGAIN', { syscall: 'getaddrinfo', hostname: 'admin.staging.example.com' }),
+    words: 'the host name admin.staging.example.com could not be looked up just now (DNS did not answer; EAI_AGAIN)',
+  },
+  {
+    description: 'no route to the host',
+    error: systemError('EHOSTUNREACH', { syscall: 'connect', address: '10.0.0.7', port: 443 }),
+    words: 'admin.staging.example.com could not be reached: no route to it from this machine (EHOSTUNREACH)',
+  },
+  {
+    description: 'a connection that is never accepted',
+    error: systemError('ETIMEDOUT', { syscall: 'connect', address: '10.0.0.7', port: 443 }),
+    words: 'admin.staging.example.com did not accept the connection in time (ETIMEDOUT)',
+  },
+  {
+    description: 'a certificate not valid yet',
+    error: systemError('CERT_NOT_YET_VALID', {}),
+    words: 'the certificate of admin.staging.example.com is not valid yet; check the clocks of this machine and of the target (CERT_NOT_YET_VALID)',
+  },
+  {
+    description: "undici's own connect timeout",
+    error: systemError('UND_ERR_CONNECT_TIMEOUT', {}),
+    words: 'no connection to admin.staging.example.com within 1500 ms (CONFORMANCE_TIMEOUT_MS)',
+  },
+  {
+    description: "undici's own headers timeout",
+    error: systemError('UND_ERR_HEADERS_TIMEOUT', {}),
+    words: 'no answer within 1500 ms (CONFORMANCE_TIMEOUT_MS)',
+  },
   { description: 'an error nobody foresaw', error: systemError('EWHATEVER', { syscall: 'read' }), words: 'read EWHATEVER (EWHATEVER)' },
 ];
 

@@ -22,22 +22,33 @@ const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toUTCString();
 const CASES: Case[] = [
   { description: 'a 429 with Retry-After in seconds is tried again after the wait', retryAfters: ['1'], timeoutMs: 4000, tries: 2, result: { status: 200 } },
   { description: 'a 429 with Retry-After as an HTTP date is tried again at that time', retryAfters: [inSeconds(-5)], tries: 2, result: { status: 200 } },
-  { description: 'a 429 without Retry-After is tried again after a short, growing wait', retryAfters: [undefined, undefined], tries: 3, result: { status: 200 } },
+  {
+    description: 'a 429 without Retry-After is tried again after a short, growing wait',
+    retryAfters: [undefined, undefined],
+    tries: 3,
+    result: { status: 200 },
+  },
   { description: 'a Retry-After that is not a number or a date counts as none', retryAfters: ['soon'], tries: 2, result: { status: 200 } },
   {
     description: 'a target that keeps answering 429 is tried at most three times more, then the request fails',
     retryAfters: { always: '0' },
     tries: MAX_RETRIES + 1,
-    result: { failure: "answered 429 Too Many Requests 4 times, though the suite waited before each retry; let the suite's token make more requests, or lower CONFORMANCE_CONCURRENCY" },
+    result: {
+      failure:
+        "answered 429 Too Many Requests 4 times, though the suite waited before each retry; let the suite's token make more requests, or lower CONFORMANCE_CONCURRENCY",
+    },
   },
   {
     description: 'a Retry-After beyond the longest wait fails the request at once',
     retryAfters: { always: '3600' },
     tries: 1,
-    result: { failure: "answered 429 Too Many Requests and asked the suite to wait 3600 s (Retry-After), more than the 10 s it waits; let the suite's token make more requests" },
+    result: {
+      failure:
+        "answered 429 Too Many Requests and asked the suite to wait 3600 s (Retry-After), more than the 10 s it waits; let the suite's token make more requests",
+    },
   },
   {
-    description: 'a Retry-After beyond the request\'s deadline fails the request at once',
+    description: "a Retry-After beyond the request's deadline fails the request at once",
     retryAfters: { always: '5' },
     timeoutMs: 1000,
     tries: 1,
@@ -53,7 +64,9 @@ function rateLimited(retryAfters: Case['retryAfters']) {
     const retryAfter = 'always' in retryAfters ? retryAfters.always : retryAfters[count];
     count += 1;
     if (!limited) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"version":1,"projects":[]}');
-    res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) }).end('{"message":"slow down"}');
+    res
+      .writeHead(429, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) })
+      .end('{"message":"slow down"}');
   });
 }
 

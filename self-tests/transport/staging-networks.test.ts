@@ -46,7 +46,10 @@ test('the same target is refused without CONFORMANCE_CA_FILE, and nothing is sen
 
 test('a gateway that demands a client certificate is shown CONFORMANCE_CLIENT_CERT', async () => {
   await withServer(httpsTarget(pki.server, pki.ca.cert), async (gateway) => {
-    const exchange = await sendAsAdmin(gateway.url, networkOf({ CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.client.certFile, CONFORMANCE_CLIENT_KEY: pki.client.keyFile }));
+    const exchange = await sendAsAdmin(
+      gateway.url,
+      networkOf({ CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.client.certFile, CONFORMANCE_CLIENT_KEY: pki.client.keyFile }),
+    );
     expect(exchange.failure).toBeUndefined();
     expect(exchange.status).toBe(200);
     expect(gateway.clientNames).toEqual(['conformance-suite']);
@@ -56,7 +59,10 @@ test('a gateway that demands a client certificate is shown CONFORMANCE_CLIENT_CE
 test('the gateway refuses a run without a client certificate, and one whose certificate it does not trust', async () => {
   await withServer(httpsTarget(pki.server, pki.ca.cert), async (gateway) => {
     const without = await sendAsAdmin(gateway.url, networkOf({ CONFORMANCE_CA_FILE: pki.caFile }));
-    const stranger = await sendAsAdmin(gateway.url, networkOf({ CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.strangerClient.certFile, CONFORMANCE_CLIENT_KEY: pki.strangerClient.keyFile }));
+    const stranger = await sendAsAdmin(
+      gateway.url,
+      networkOf({ CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.strangerClient.certFile, CONFORMANCE_CLIENT_KEY: pki.strangerClient.keyFile }),
+    );
     for (const exchange of [without, stranger]) {
       expect(exchange.status).toBeUndefined();
       expect(exchange.failure).toBeDefined();
@@ -66,43 +72,56 @@ test('the gateway refuses a run without a client certificate, and one whose cert
 });
 
 test('HTTP_PROXY carries a request to an http target through the proxy, as an absolute-form request', async () => {
-  await withServer(httpTarget(), (target) => withServer(forwardingProxy(), async (proxy) => {
-    const exchange = await sendAsAdmin(target.url, networkOf({ HTTP_PROXY: proxy.url }));
-    expect(exchange.status).toBe(200);
-    expect(proxy.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${target.url}/api/admin/projects`]);
-    expect(target.seen).toHaveLength(1);
-  }));
+  await withServer(httpTarget(), (target) =>
+    withServer(forwardingProxy(), async (proxy) => {
+      const exchange = await sendAsAdmin(target.url, networkOf({ HTTP_PROXY: proxy.url }));
+      expect(exchange.status).toBe(200);
+      expect(proxy.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${target.url}/api/admin/projects`]);
+      expect(target.seen).toHaveLength(1);
+    }),
+  );
 });
 
 test('HTTPS_PROXY carries a request to an https gateway through a CONNECT tunnel, with the private authority and the client certificate inside it', async () => {
-  await withServer(httpsTarget(pki.server, pki.ca.cert), (gateway) => withServer(forwardingProxy(), async (proxy) => {
-    const network = networkOf({ HTTPS_PROXY: proxy.url, CONFORMANCE_CA_FILE: pki.caFile, CONFORMANCE_CLIENT_CERT: pki.client.certFile, CONFORMANCE_CLIENT_KEY: pki.client.keyFile });
-    const exchange = await sendAsAdmin(gateway.url, network);
-    expect(exchange.failure).toBeUndefined();
-    expect(exchange.status).toBe(200);
-    expect(proxy.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`CONNECT ${new URL(gateway.url).host}`]);
-    expect(gateway.clientNames).toEqual(['conformance-suite']);
-  }));
+  await withServer(httpsTarget(pki.server, pki.ca.cert), (gateway) =>
+    withServer(forwardingProxy(), async (proxy) => {
+      const network = networkOf({
+        HTTPS_PROXY: proxy.url,
+        CONFORMANCE_CA_FILE: pki.caFile,
+        CONFORMANCE_CLIENT_CERT: pki.client.certFile,
+        CONFORMANCE_CLIENT_KEY: pki.client.keyFile,
+      });
+      const exchange = await sendAsAdmin(gateway.url, network);
+      expect(exchange.failure).toBeUndefined();
+      expect(exchange.status).toBe(200);
+      expect(proxy.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`CONNECT ${new URL(gateway.url).host}`]);
+      expect(gateway.clientNames).toEqual(['conformance-suite']);
+    }),
+  );
 });
 
 test('NO_PROXY names the hosts reached directly, past the proxy', async () => {
-  await withServer(httpTarget(), (target) => withServer(forwardingProxy(), async (proxy) => {
-    const exchange = await sendAsAdmin(target.url, networkOf({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,127.0.0.1' }));
-    expect(exchange.status).toBe(200);
-    expect(proxy.seen).toEqual([]);
-    expect(target.seen).toHaveLength(1);
-  }));
+  await withServer(httpTarget(), (target) =>
+    withServer(forwardingProxy(), async (proxy) => {
+      const exchange = await sendAsAdmin(target.url, networkOf({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,127.0.0.1' }));
+      expect(exchange.status).toBe(200);
+      expect(proxy.seen).toEqual([]);
+      expect(target.seen).toHaveLength(1);
+    }),
+  );
 });
 
-test('the lower-case spelling of a proxy variable wins, and a proxy URL\'s credentials go to the proxy as Proxy-Authorization', async () => {
-  await withServer(httpTarget(), (target) => withServer(forwardingProxy(), async (proxy) => {
-    const withCredentials = proxy.url.replace('http://', 'http://suite:s3cret@');
-    const exchange = await sendAsAdmin(target.url, networkOf({ http_proxy: withCredentials, HTTP_PROXY: 'http://127.0.0.1:9' }));
-    expect(exchange.status).toBe(200);
-    expect(proxy.proxyAuthorizations).toEqual([`Basic ${Buffer.from('suite:s3cret').toString('base64')}`]);
-    // The target never sees what was meant for the proxy.
-    expect(target.seen).toHaveLength(1);
-  }));
+test("the lower-case spelling of a proxy variable wins, and a proxy URL's credentials go to the proxy as Proxy-Authorization", async () => {
+  await withServer(httpTarget(), (target) =>
+    withServer(forwardingProxy(), async (proxy) => {
+      const withCredentials = proxy.url.replace('http://', 'http://suite:s3cret@');
+      const exchange = await sendAsAdmin(target.url, networkOf({ http_proxy: withCredentials, HTTP_PROXY: 'http://127.0.0.1:9' }));
+      expect(exchange.status).toBe(200);
+      expect(proxy.proxyAuthorizations).toEqual([`Basic ${Buffer.from('suite:s3cret').toString('base64')}`]);
+      // The target never sees what was meant for the proxy.
+      expect(target.seen).toHaveLength(1);
+    }),
+  );
 });
 
 test('a target file names its authority and client certificate by paths relative to itself', () => {

@@ -35,7 +35,11 @@ async function installOnce(dir: string, name: string, spec: string): Promise<str
     mkdirSync(scratch, { recursive: true });
     writeFileSync(path.join(scratch, 'package.json'), `${JSON.stringify({ private: true, dependencies: { [name]: spec } })}\n`);
     log(`installing ${name}@${spec} into ${dir} (once; later runs reuse it)`);
-    await runChecked(`npm install ${name}@${spec}`, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: scratch, env: npmEnv(), timeoutMs: 15 * 60_000 });
+    await runChecked(`npm install ${name}@${spec}`, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: scratch,
+      env: npmEnv(),
+      timeoutMs: 15 * 60_000,
+    });
     writeFileSync(path.join(scratch, MARKER), `${JSON.stringify({ name, spec, installedAt: new Date().toISOString() })}\n`);
     if (!existsSync(path.join(dir, MARKER))) {
       rmSync(dir, { recursive: true, force: true });
@@ -52,7 +56,10 @@ async function installOnce(dir: string, name: string, spec: string): Promise<str
 async function resolveVersion(spec: string): Promise<string> {
   if (/^\d+\.\d+\.\d+$/.test(spec)) return spec;
   if (!/^[\w.^~*<>= -]+$/.test(spec)) throw new Error(`"${spec}" is not an unleash-server version or range (e.g. 8.2.0, 7.x)`);
-  const output = await runChecked(`npm view unleash-server@${spec}`, 'npm', ['view', `unleash-server@${spec}`, 'version', '--json'], { env: npmEnv(), timeoutMs: 120_000 });
+  const output = await runChecked(`npm view unleash-server@${spec}`, 'npm', ['view', `unleash-server@${spec}`, 'version', '--json'], {
+    env: npmEnv(),
+    timeoutMs: 120_000,
+  });
   const found = [JSON.parse(output)].flat() as string[];
   // npm's own choice would skip versions whose engines refuse the Node running npm; this tool brings Node 22 itself.
   const newest = found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1);
@@ -62,7 +69,8 @@ async function resolveVersion(spec: string): Promise<string> {
 
 /** Node 22 from the npm package `node-linux-<arch>`, for versions whose engines refuse the machine's Node. */
 async function node22(): Promise<string> {
-  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) throw new Error(`Node 22 is fetched only for Linux x64 and arm64, not ${process.platform}/${process.arch}`);
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch))
+    throw new Error(`Node 22 is fetched only for Linux x64 and arm64, not ${process.platform}/${process.arch}`);
   const name = `node-linux-${process.arch}`;
   return path.join(await installOnce(path.join(CACHE_ROOT, 'node22'), name, '22'), 'bin', 'node');
 }

@@ -41,7 +41,15 @@ function parseArgs(argv: string[]): Args {
 /** The version's page: the suite's conformance page of its run, every clause's status, and ports hidden. */
 function writePage(reportDir: string, target: Run): void {
   const report = JSON.parse(readFileSync(path.join(reportDir, 'targets', target.name, 'conformance.json'), 'utf8')) as ConformanceReport;
-  const statuses = ['', '## Every clause', '', '| clause | level | status |', '|---|---|---|', ...report.clauses.map((c) => `| \`${c.id}\` | ${c.level} | ${c.status} |`), ''];
+  const statuses = [
+    '',
+    '## Every clause',
+    '',
+    '| clause | level | status |',
+    '|---|---|---|',
+    ...report.clauses.map((c) => `| \`${c.id}\` | ${c.level} | ${c.status} |`),
+    '',
+  ];
   const page = `# Unleash ${target.version}: conformance\n\n${renderConformancePage(report)}${statuses.join('\n')}`;
   const file = path.join(ROOT, 'docs', 'unleash', `conformance-${target.version}.md`);
   writeFileSync(file, page.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:$PORT'));
@@ -74,4 +82,7 @@ function exit(code: number, error?: Error): void {
 
 Promise.resolve()
   .then(() => main(parseArgs(process.argv.slice(2))))
-  .then((code) => exit(code), (error: Error) => exit(2, error));
+  .then(
+    (code) => exit(code),
+    (error: Error) => exit(2, error),
+  );

@@ -23,7 +23,8 @@ export interface Postgres {
 }
 
 export function checkPostgres(): void {
-  if (!existsSync(path.join(BIN_DIR, 'postgres'))) throw new Error(`PostgreSQL 15 is not in ${BIN_DIR} (apt-get install postgresql-15, or set UNLEASH_TARGET_PG_BIN)`);
+  if (!existsSync(path.join(BIN_DIR, 'postgres')))
+    throw new Error(`PostgreSQL 15 is not in ${BIN_DIR} (apt-get install postgresql-15, or set UNLEASH_TARGET_PG_BIN)`);
 }
 
 export function freePort(): Promise<number> {
@@ -64,12 +65,31 @@ export async function startPostgres(folder: string, onServer: (server: ChildProc
   mkdirSync(socketDir, { mode: 0o700 });
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (user) for (const file of [socketDir, passwordFile]) chownSync(file, user.uid, user.gid);
-  const initdb = ['-D', dataDir, '-U', 'unleash', `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'];
+  const initdb = [
+    '-D',
+    dataDir,
+    '-U',
+    'unleash',
+    `--pwfile=${passwordFile}`,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ];
   await runChecked('initdb', path.join(BIN_DIR, 'initdb'), initdb, { cwd: socketDir, user, timeoutMs: 120_000 });
   rmSync(passwordFile);
   const port = await freePort();
   // Durability is pointless for a cluster deleted afterwards; without it Unleash's migrations run faster.
-  const settings = [`listen_addresses = '127.0.0.1'`, `port = ${port}`, `unix_socket_directories = '${socketDir}'`, 'fsync = off', 'synchronous_commit = off', 'full_page_writes = off'];
+  const settings = [
+    `listen_addresses = '127.0.0.1'`,
+    `port = ${port}`,
+    `unix_socket_directories = '${socketDir}'`,
+    'fsync = off',
+    'synchronous_commit = off',
+    'full_page_writes = off',
+  ];
   appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n${settings.join('\n')}\n`);
   const logFile = path.join(socketDir, 'postgres.log');
   const logFd = openSync(logFile, 'a', 0o600);
@@ -78,7 +98,9 @@ export async function startPostgres(folder: string, onServer: (server: ChildProc
   closeSync(logFd);
   onServer(server);
   await waitUntilReady(server, dataDir, logFile);
-  await runChecked('createdb unleash', path.join(BIN_DIR, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', 'unleash', 'unleash'], { timeoutMs: 60_000 });
+  await runChecked('createdb unleash', path.join(BIN_DIR, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', 'unleash', 'unleash'], {
+    timeoutMs: 60_000,
+  });
   return { server, dataDir, socketDir, port, databaseUrl: `postgres://unleash:${password}@127.0.0.1:${port}/unleash` };
 }
 
@@ -86,8 +108,13 @@ export async function startPostgres(folder: string, onServer: (server: ChildProc
 export async function runSqlFile(db: Postgres, file: string, variables: Record<string, string>): Promise<void> {
   const vars = Object.entries(variables).flatMap(([name, value]) => ['-v', `${name}=${value}`]);
   const connection = ['-h', db.socketDir, '-p', String(db.port), '-U', 'unleash', '-d', 'unleash'];
-  await runChecked(`psql -f ${path.basename(file)}`, path.join(BIN_DIR, 'psql'), ['-X', '-q', '-1', '-v', 'ON_ERROR_STOP=1', ...vars, ...connection, '-f', file], {
-    env: { PATH: process.env.PATH, LC_ALL: 'C' },
-    timeoutMs: 60_000,
-  });
+  await runChecked(
+    `psql -f ${path.basename(file)}`,
+    path.join(BIN_DIR, 'psql'),
+    ['-X', '-q', '-1', '-v', 'ON_ERROR_STOP=1', ...vars, ...connection, '-f', file],
+    {
+      env: { PATH: process.env.PATH, LC_ALL: 'C' },
+      timeoutMs: 60_000,
+    },
+  );
 }

@@ -32,7 +32,12 @@ async function call(baseUrl: string, method: string, path: string, { authorizati
   const headers: Record<string, string> = { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
   if (authorization) headers.authorization = authorization;
   if (cookie) headers.cookie = cookie;
-  const response = await fetch(new URL(path, baseUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
+  const response = await fetch(new URL(path, baseUrl), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await response.text();
   let json: Record<string, unknown> = {};
   try {
@@ -40,7 +45,14 @@ async function call(baseUrl: string, method: string, path: string, { authorizati
   } catch {
     // not JSON: only the status matters then
   }
-  return { status: response.status, json, cookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  return {
+    status: response.status,
+    json,
+    cookie: response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
 }
 
 /** The answer, if its status is one of `ok`; otherwise an error naming the step and what Unleash said. */
@@ -51,13 +63,19 @@ async function step(what: string, answer: Promise<Answer>, ok = [200, 201]): Pro
 }
 
 /** Unleash's OWASP strength check refuses three equal characters in a row, which hex alone can give. */
-const password = () => `Cf-${randomBytes(8).toString('hex').replace(/(.)\1\1/g, '$1x$1')}!Zq7`;
+const password = () =>
+  `Cf-${randomBytes(8)
+    .toString('hex')
+    .replace(/(.)\1\1/g, '$1x$1')}!Zq7`;
 
 /** Waits until Unleash accepts the admin token: it is healthy, migrated, and the token is in the database. */
 export async function waitUntilReady(baseUrl: string, adminToken: string, exited: () => boolean, timeoutMs = 240_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(500)) {
     if (exited()) throw new Error('Unleash exited during startup');
-    const status = await call(baseUrl, 'GET', '/api/admin/projects', { authorization: adminToken }).then((a) => a.status, () => 0);
+    const status = await call(baseUrl, 'GET', '/api/admin/projects', { authorization: adminToken }).then(
+      (a) => a.status,
+      () => 0,
+    );
     if (status === 200) return;
   }
   throw new Error(`Unleash did not accept the admin token within ${timeoutMs / 1000} s`);
@@ -75,7 +93,9 @@ export async function provision(baseUrl: string, adminToken: string): Promise<Fi
   const suffix = randomBytes(3).toString('hex');
   const signupToken = async (name: string, fromNowMs: number) => {
     const body = { name: `conformance-${name}-${suffix}`, expiresAt: new Date(Date.now() + fromNowMs).toISOString() };
-    return String((await step(`creating the signup token ${name}`, call(baseUrl, 'POST', '/api/admin/invite-link/tokens', { cookie: admin, body }))).json.secret);
+    return String(
+      (await step(`creating the signup token ${name}`, call(baseUrl, 'POST', '/api/admin/invite-link/tokens', { cookie: admin, body }))).json.secret,
+    );
   };
   log('provisioning: signup tokens live, expired, with users; a viewer and their personal access token');
   const signupTokens = [await signupToken('live', 14 * DAY_MS), await signupToken('expired', -2 * DAY_MS), await signupToken('with-users', 14 * DAY_MS)];
@@ -87,8 +107,13 @@ export async function provision(baseUrl: string, adminToken: string): Promise<Fi
 
   const viewer = await login(users[0].email, users[0].password);
   const pat = { description: 'conformance viewer', expiresAt: new Date(Date.now() + 30 * DAY_MS).toISOString() };
-  const viewerToken = String((await step('creating the viewer personal access token', call(baseUrl, 'POST', '/api/admin/user/tokens', { cookie: viewer, body: pat }))).json.secret);
+  const viewerToken = String(
+    (await step('creating the viewer personal access token', call(baseUrl, 'POST', '/api/admin/user/tokens', { cookie: viewer, body: pat }))).json.secret,
+  );
   // One flag, so that featureCount is not only ever 0.
-  await step('creating a feature flag', call(baseUrl, 'POST', '/api/admin/projects/default/features', { authorization: adminToken, body: { name: `conformance-flag-${suffix}` } }));
+  await step(
+    'creating a feature flag',
+    call(baseUrl, 'POST', '/api/admin/projects/default/features', { authorization: adminToken, body: { name: `conformance-flag-${suffix}` } }),
+  );
   return { signupTokens, viewerToken, ownerEmail: users[1].email };
 }

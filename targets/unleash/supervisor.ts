@@ -15,13 +15,21 @@ export const log = (message: string) => process.stderr.write(`[unleash] ${messag
 export const isInterrupted = () => interrupted;
 
 export class CommandError extends Error {
-  constructor(message: string, readonly output = '') {
+  constructor(
+    message: string,
+    readonly output = '',
+  ) {
     super(output.trim() ? `${message}\n${tail(output)}` : message);
   }
 }
 
 export function tail(text: string, lines = 20): string {
-  return text.trimEnd().split('\n').slice(-lines).map((l) => `  | ${l}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((l) => `  | ${l}`)
+    .join('\n');
 }
 
 /** Registers what stops a run on a signal; the returned function withdraws it (a run kept, or already stopped). */
@@ -65,7 +73,12 @@ export interface Account {
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<{ code: number; output: string }> {
   if (interrupted) return Promise.reject(new CommandError(`${command}: interrupted`));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'], ...options.user });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
+      ...options.user,
+    });
     commands.add(child);
     let output = '';
     const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-64 * 1024));

@@ -48,7 +48,14 @@ function newRun(version: string): Run {
     folder,
     targetFile: path.join(folder, 'target.yaml'),
     stop: () => (stopping ??= stopRun(run)),
-    stopCommand: () => [`kill ${run.unleash?.pid}`, stopCommand(path.join(folder, 'pg', 'data')).map(quote).join(' '), `rm -rf ${quote(folder)}`].join('; '),
+    stopCommand: () =>
+      [
+        `kill ${run.unleash?.pid}`,
+        stopCommand(path.join(folder, 'pg', 'data'))
+          .map(quote)
+          .join(' '),
+        `rm -rf ${quote(folder)}`,
+      ].join('; '),
     keep: () => withdraw(),
   };
   const withdraw = atInterrupt(run.stop);
