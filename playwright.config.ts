@@ -6,20 +6,24 @@ import { defineConfig } from '@playwright/test';
 import { ConfigError } from './harness/config.ts';
 import { reportDirOf } from './harness/sources.ts';
 import { loadTargets, type RunTargets } from './harness/targets.ts';
-import { startRun, stopOnConfigError } from './reporters/run-start.ts';
 
 // This file is read by the runner and again by every worker; only the runner takes the report folder.
 const IS_RUNNER = process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list');
 
+// The runner alone takes the report folder; workers, which start again at every failing clause, do not load the renderers for it.
+const runStart = IS_RUNNER ? await import(`./reporters/run-start${path.extname(fileURLToPath(import.meta.url))}`) : undefined;
+
 function targetsOrExit(): RunTargets {
   try {
     const run = loadTargets();
-    if (IS_RUNNER) startRun(run);
+    runStart?.startRun(run);
     return run;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
-    return stopOnConfigError(error, IS_RUNNER ? reportDirOf(process.env, process.cwd()) : undefined);
+    if (runStart) return runStart.stopOnConfigError(error, reportDirOf(process.env, process.cwd()));
+    process.stderr.write(`conformance: configuration error: ${error.message}\n`);
+    process.exit(2);
   }
 }
 

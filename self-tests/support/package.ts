@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from './run-suite.ts';
@@ -38,10 +38,31 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
   );
 }
 
+/** Runs `work` while holding a lock folder: packing rebuilds dist/, which two test workers must not do at once. */
+function withLock<T>(lock: string, work: () => T): T {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${lock} is held for too long`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** `npm pack` of this project, as it would be published: the path of the tarball. */
 export function pack(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-pack-'));
-  execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT, env: userEnv({}), stdio: 'ignore' });
+  withLock(path.join(PROJECT_ROOT, '.pack.lock'), () =>
+    execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT, env: userEnv({}), stdio: 'ignore' }),
+  );
   const [tarball] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
   return path.join(dir, tarball);
 }
