@@ -239,28 +239,8 @@ export function incompleteReport(
   catalogue: Clause[],
   meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>,
 ): ConformanceReport {
-  const clauses = catalogue.map(
-    (c): ClauseResult => ({
-      id: c.id,
-      section: c.section,
-      level: c.level,
-      title: c.title,
-      status: 'not-judged',
-      reason: 'the run has not ended, or ended before its report',
-    }),
-  );
-  return {
-    reportVersion: REPORT_VERSION,
-    suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
-    document: meta.document,
-    target: meta.target,
-    product: meta.product,
-    startedAt: meta.startedAt,
-    durationMs: 0,
-    verdict: 'incomplete',
-    summary: summaryOf(clauses),
-    clauses,
-    completed: false,
-    errors: [],
-  };
+  const today = meta.startedAt.slice(0, 10);
+  const report = buildConformanceReport(catalogue, [], { ...meta, durationMs: 0, runStatus: 'passed', runErrors: [], deviations: [], today });
+  const clauses = report.clauses.map((c) => ({ ...c, reason: 'the run has not ended, or ended before its report' }));
+  return { ...report, verdict: 'incomplete', completed: false, clauses };
 }
