@@ -5,19 +5,13 @@ import { readJsonBody } from '../harness/json-body.ts';
 import { judge } from '../harness/judge.ts';
 import { PROJECTS_PATH } from '../harness/plan.ts';
 import { record } from '../harness/recording.ts';
-import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
+import { referenceEnvironment } from '../reference-server/fixtures.ts';
 import { formatMs, markdownTable } from './measure.ts';
 import { ROOT } from './run.ts';
 
 /** The configuration that points the suite at the reference server (or a variant of it) on `baseUrl`. */
 export function targetEnv(baseUrl: string): Record<string, string> {
-  return {
-    CONFORMANCE_BASE_URL: baseUrl,
-    CONFORMANCE_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
-    CONFORMANCE_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
-    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: REFERENCE_FIXTURES.viewerToken,
-    CONFORMANCE_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
-  };
+  return referenceEnvironment(baseUrl);
 }
 
 const elapsed = (since: number) => performance.now() - since;

@@ -13,3 +13,14 @@ export const REFERENCE_FIXTURES = {
     'a0a1a2a3a4a5a6a7a8a9aaabacadaeaf', // project role, no users field at all
   ],
 } as const;
+
+/** The variables that point the suite at a reference server (or one of its variants) listening on `baseUrl`. */
+export function referenceEnvironment(baseUrl: string): Record<string, string> {
+  return {
+    CONFORMANCE_BASE_URL: baseUrl,
+    CONFORMANCE_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
+    CONFORMANCE_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
+    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: REFERENCE_FIXTURES.viewerToken,
+    CONFORMANCE_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
+  };
+}

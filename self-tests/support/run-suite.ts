@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
-import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { referenceEnvironment } from '../../reference-server/fixtures.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
@@ -79,14 +79,7 @@ export async function runSuite(
 
 /** The configuration that points the suite at a reference server (or a variant of it) started by a test. */
 export function referenceTargetEnv(baseUrl: string, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    CONFORMANCE_BASE_URL: baseUrl,
-    CONFORMANCE_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
-    CONFORMANCE_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
-    CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: REFERENCE_FIXTURES.viewerToken,
-    CONFORMANCE_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
-    ...overrides,
-  };
+  return { ...referenceEnvironment(baseUrl), ...overrides };
 }
 
 export function statusesOf(report: ConformanceReport | undefined): Record<string, string> {
