@@ -42,7 +42,9 @@ function statusReason(exchange: Exchange): string {
 /** The target as it answered one run's requests, each body read once, each contract applied once. */
 export class Answers {
   private readonly byKey: Map<string, Exchange>;
-  private readonly reads = new Map<Exchange, JsonRead>();
+  // By body text: a target that ignores `archived` sends one list three times, and each is read once.
+  // (V8 hashes a long string by its length, and compares equal lengths by content: no second parse.)
+  private readonly reads = new Map<string, JsonRead>();
   private readonly findings = new Map<string, Map<string, ClauseCheck>>();
 
   constructor(
@@ -87,10 +89,12 @@ export class Answers {
       .map((f) => ({ placeholder: f.placeholder, exchange: this.auth(operation, f.credential) }));
   }
 
-  /** The body as JSON, read once however many clauses ask. */
+  /** The body as JSON, read once however many clauses and answers ask. */
   json(exchange: Exchange): JsonRead {
-    let read = this.reads.get(exchange);
-    if (!read) this.reads.set(exchange, (read = readOnce(exchange)));
+    if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, unjudgeable: false };
+    const text = exchange.bodyText ?? '';
+    let read = this.reads.get(text);
+    if (!read) this.reads.set(text, (read = readOnce(text)));
     return read;
   }
 
@@ -134,9 +138,8 @@ export class Answers {
   }
 }
 
-function readOnce(exchange: Exchange): JsonRead {
-  if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, unjudgeable: false };
-  const read = readJsonBody(exchange.bodyText ?? '');
+function readOnce(text: string): JsonRead {
+  const read = readJsonBody(text);
   if (read.ok) return read;
   // Valid JSON too deep to carry through the run: no verdict on it rather than a crash.
   return { ok: false, reason: read.reason, unjudgeable: read.kind === 'depth' };

@@ -92,6 +92,7 @@ function literalFindings(tree: SchemaPlace, body: JsonBody): Finding[] {
 }
 
 const walks = new WeakMap<JsonBody, BodyWalk>();
+const found = new WeakMap<JsonBody, Map<SchemaName, Finding[]>>();
 
 /** The walk of a body beside its contract, made once however many clauses ask. */
 export function walkOf(name: SchemaName, body: JsonBody): BodyWalk {
@@ -105,8 +106,28 @@ export function schemaClauses(name: SchemaName): string[] {
   return [...clausesOfTree(schemaTree(name))];
 }
 
+/** A body's findings under one contract, each clause and pointer once, made once for every answer that sent it. */
+function findingsOf(name: SchemaName, tree: SchemaPlace, body: JsonBody): Finding[] {
+  const byName = found.get(body) ?? new Map<SchemaName, Finding[]>();
+  found.set(body, byName);
+  let findings = byName.get(name);
+  if (findings) return findings;
+  const errors = [body.value, ...body.otherReadings].flatMap((reading) =>
+    validators()
+      .validate(name, reading)
+      .map((e) => findingOf(tree, e, reading, body)),
+  );
+  const reported = new Set<string>();
+  findings = [...errors, ...literalFindings(tree, body)].filter((finding) => {
+    const key = `${finding.clause} ${finding.pointer}`;
+    return !reported.has(key) && reported.add(key);
+  });
+  byName.set(name, findings);
+  return findings;
+}
+
 /**
- * Validates each body once (and each other reading of a body with repeated keys) and sorts every error
+ * Validates each distinct body once (and each other reading of a body with repeated keys) and sorts every error
  * into the clause the contract names for it. One value that fails two keywords (a null mode fails type
  * and enum) is one violation.
  */
@@ -115,16 +136,7 @@ export function schemaFindings(name: SchemaName, bodies: ReadBody[]): Map<string
   const checks = new Map(schemaClauses(name).map((id) => [id, new ClauseCheck(id)]));
   for (const { exchange, body } of bodies) {
     for (const [clause, n] of walkOf(name, body).looked) checks.get(clause)?.count(n);
-    const reported = new Set<string>();
-    const errors = [body.value, ...body.otherReadings].flatMap((reading) =>
-      validators()
-        .validate(name, reading)
-        .map((e) => findingOf(tree, e, reading, body)),
-    );
-    for (const finding of [...errors, ...literalFindings(tree, body)]) {
-      const key = `${finding.clause} ${finding.pointer}`;
-      if (reported.has(key)) continue;
-      reported.add(key);
+    for (const finding of findingsOf(name, tree, body)) {
       const check = checks.get(finding.clause);
       if (check === undefined) throw new Error(`the contract of ${name} names ${finding.clause}, which it does not list`);
       if (check.isFull) check.cut();

@@ -24,3 +24,19 @@ test('a check that throws errors its own clause and no other', () => {
 test('every clause is judged once, in the order of the checks', () => {
   expect(judge(recordInProcess(undefined), REFERENCE_INPUT).map((c) => c.clause)).toEqual(CHECKS.map((c) => c.clause));
 });
+
+test('answers with one body text are read once, and a violation in it is reported for each answer that sent it', () => {
+  const recording = recordInProcess(undefined);
+  const broken = JSON.stringify({ version: 1, projects: [{ id: 'p', name: 'P', health: 101 }] });
+  const lists = recording.exchanges.filter(
+    (e) => e.request.credential === 'admin' && ['/api/admin/projects', '/api/admin/projects?archived=false'].includes(e.request.path),
+  );
+  expect(lists).toHaveLength(2);
+  // Two strings of equal content, as two separate reads off the network would give.
+  for (const [i, e] of lists.entries()) Object.assign(e, { bodyText: `${broken}${' '.repeat(i)}`.trimEnd() });
+  const health = judge(recording, REFERENCE_INPUT).find((c) => c.clause === 'projects.project.health-range')!;
+  expect(health.violations.map((v) => [v.exchange.request.path, v.pointer])).toEqual([
+    ['/api/admin/projects', '/projects/0/health'],
+    ['/api/admin/projects?archived=false', '/projects/0/health'],
+  ]);
+});
