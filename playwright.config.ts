@@ -3,21 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { ConfigError } from './harness/config.ts';
-import { reportDirOf } from './harness/sources.ts';
-import { loadTargets, type RunTargets } from './harness/targets.ts';
+import { SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harness/run-shape.ts';
 
-// This file is read by the runner and again by every worker; only the runner takes the report folder.
-const IS_RUNNER = process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list');
+// This file is read by the runner and again by every worker; only the runner reads the configuration and
+// takes the report folder. A worker, started again after every failing clause, takes what the runner left it.
+const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
+const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 
-// The runner alone takes the report folder; workers, which start again at every failing clause, do not load the renderers for it.
-const runStart = IS_RUNNER ? await import(`./reporters/run-start${path.extname(fileURLToPath(import.meta.url))}`) : undefined;
-
-function targetsOrExit(): RunTargets {
+async function readRun(): Promise<RunShape> {
+  const [{ ConfigError }, { reportDirOf }, { loadTargets }] = await Promise.all([
+    import('./harness/config-error.ts'),
+    import('./harness/sources.ts'),
+    import('./harness/targets.ts'),
+  ]);
+  const runStart = IS_RUNNER ? await import('./reporters/run-start.ts') : undefined;
   try {
     const run = loadTargets();
     runStart?.startRun(run);
-    return run;
+    const shape = shapeOf(run);
+    process.env[SHAPE_VARIABLE] = JSON.stringify(shape);
+    return shape;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
@@ -27,8 +32,7 @@ function targetsOrExit(): RunTargets {
   }
 }
 
-const run = targetsOrExit();
-const [target] = run.targets;
+const run = (IS_WORKER ? inheritedShape(process.env) : undefined) ?? (await readRun());
 
 // Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder.
 const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
@@ -43,7 +47,7 @@ export default defineConfig({
   testMatch: `**/*.spec${EXT}`,
   outputDir: OUTPUT_DIR,
   // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
-  projects: run.multi ? run.targets.map((t) => ({ name: t.name })) : undefined,
+  projects: run.projects?.map((name) => ({ name })),
   // Global setup sends each request once and judges every clause; a test only replays its clause's verdict.
   // One worker is fastest (docs/performance.md): Playwright's start-up dominates, and a replay is cheap.
   workers: 1,
@@ -52,7 +56,7 @@ export default defineConfig({
   forbidOnly: true,
   // A test replays a verdict and sends nothing: the request timeouts bind global setup, not the tests.
   timeout: 15_000,
-  globalTimeout: target.runTimeoutMs,
+  globalTimeout: run.runTimeoutMs,
   reporter: [
     ['list'],
     ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }],

@@ -14,7 +14,9 @@ import { shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
-import { VERDICTS_VARIABLE, runFacts, saveVerdicts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
+import { loadCatalogue } from './catalogue.ts';
+import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
+import { VERDICTS_VARIABLE, saveVerdicts } from './verdicts-file.ts';
 
 export const REQUEST_LOG = 'requests.json';
 
@@ -90,7 +92,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => vo
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
   const judged = await Promise.all(configs.map(judgeTarget)).finally(() => embedded?.close());
   for (const [i, { problem }] of judged.entries()) if (problem !== undefined) throw runStopped(multi ? `${configs[i].name}: ${problem}` : problem);
-  const saved = saveVerdicts(Object.fromEntries(configs.map((c, i) => [multi ? c.name : '', judged[i].verdicts])));
+  const saved = saveVerdicts({
+    catalogue: loadCatalogue(),
+    targets: Object.fromEntries(configs.map((c, i) => [multi ? c.name : '', judged[i].verdicts])),
+  });
   process.env[VERDICTS_VARIABLE] = saved.file;
   return () => saved.remove();
 }

@@ -2,16 +2,23 @@ import { test as base, expect as baseExpect, type TestDetails, type TestInfo } f
 import type { Clause } from './catalogue.ts';
 import type { KnownDeviation } from './deviations.ts';
 import { describeUnevaluable, describeViolations } from './format.ts';
-import { VERDICTS_VARIABLE, loadVerdicts, type ClauseVerdict, type TargetVerdicts } from './verdicts.ts';
+import type { ClauseVerdict, TargetVerdicts } from './verdicts.ts';
+import { inheritedVerdicts } from './verdicts-file.ts';
 
 // A test replays the verdict the judge gave its clause in global setup; it judges nothing itself.
 
-let cached: Record<string, TargetVerdicts> | undefined;
+/**
+ * The clauses to replay, one test each: the catalogue global setup judged, or, where no global setup ran
+ * (`--list`), the catalogue file itself. Only then are YAML and the catalogue's schema loaded.
+ */
+export async function clausesToReplay(): Promise<Clause[]> {
+  return inheritedVerdicts()?.catalogue ?? (await import('./catalogue.ts')).loadCatalogue();
+}
 
 function verdictsOf(project: string): TargetVerdicts {
-  const file = process.env[VERDICTS_VARIABLE];
-  if (!file) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
-  const target = (cached ??= loadVerdicts(file))[project];
+  const verdicts = inheritedVerdicts();
+  if (!verdicts) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
+  const target = verdicts.targets[project];
   if (!target) throw new Error(`no verdicts for the target "${project}"`);
   return target;
 }

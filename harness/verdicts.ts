@@ -1,6 +1,3 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TargetConfig } from './config.ts';
 import type { KnownDeviation } from './deviations.ts';
 import type { Product } from './product.ts';
@@ -9,9 +6,6 @@ import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { Consistency } from './repeat.ts';
 import type { ClauseCheck, Outcome } from './verdict.ts';
-
-/** Where global setup leaves the verdicts for the workers: a path, inherited through the environment. */
-export const VERDICTS_VARIABLE = 'ADMIN_API_CONFORMANCE_VERDICTS';
 
 /** The facts of one run every report header needs; attached to each test so that merged shards keep them. */
 export interface RunFacts {
@@ -65,16 +59,4 @@ export function verdictsOf(checks: ClauseCheck[], secrets: Secrets, facts: RunFa
     checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]),
   );
   return { facts, clauses };
-}
-
-/** Writes the verdicts of every target (by Playwright project name) to a private temporary folder. They hold no secret. */
-export function saveVerdicts(byProject: Record<string, TargetVerdicts>): { file: string; remove(): void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
-  const file = path.join(dir, 'verdicts.json');
-  writeFileSync(file, JSON.stringify(byProject), { mode: 0o600 });
-  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-export function loadVerdicts(file: string): Record<string, TargetVerdicts> {
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, TargetVerdicts>;
 }

@@ -1,7 +1,6 @@
 import { test } from '@playwright/test';
-import { loadCatalogue } from '../harness/catalogue.ts';
-import { detailsOf, replay, titleOf } from '../harness/replay.ts';
+import { clausesToReplay, detailsOf, replay, titleOf } from '../harness/replay.ts';
 
 // One test per clause of contracts/clauses.yaml, in its order; the judge (checks/) gave each its verdict
 // in global setup, and the test replays it.
-for (const clause of loadCatalogue()) test(titleOf(clause), detailsOf(clause), async ({}, testInfo) => replay(clause, testInfo));
+for (const clause of await clausesToReplay()) test(titleOf(clause), detailsOf(clause), async ({}, testInfo) => replay(clause, testInfo));
