@@ -34,8 +34,14 @@ interface Found {
 
 const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
 
-// The first characters of an escape whose rest a cut took away: "\u00", "%2", "&#4".
-const OPEN_ESCAPE = /(?:\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?)?|%[0-9a-fA-F]?|&#?[xX]?[0-9a-zA-Z]*|~)$/;
+// The first characters of an escape whose rest a cut took away: "\u00", "%2", "&#4" (a character reference
+// is at most 33 characters long, decoded-view.ts).
+const OPEN_ESCAPE = /(?:\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?)?|%[0-9a-fA-F]?|&#?[xX]?[0-9a-zA-Z]{0,32}|~)$/;
+/** Longer than any OPEN_ESCAPE match: the pattern is tried on this much of the end of a text, not on all of a body. */
+const OPEN_ESCAPE_REACH = 40;
+
+/** How many characters at the end of a text are an escape a cut left open. */
+const openEscapeLength = (text: string) => OPEN_ESCAPE.exec(text.slice(-OPEN_ESCAPE_REACH))?.[0].length ?? 0;
 
 /** A base64 match reaches over the characters that carry bits of the secret beside it, and over its padding. */
 function widened(text: string, from: number, to: number, needle: Needle): [number, number] {
@@ -75,9 +81,8 @@ function suffixLength(text: string, needle: string): number {
  * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
  * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
  */
-function edges(view: View, needle: Needle, marker: string, found: Found[]): void {
+function edges(view: View, open: number, needle: Needle, marker: string, found: Found[]): void {
   const { text } = view;
-  const open = OPEN_ESCAPE.exec(text)?.[0].length ?? 0;
   for (const end of new Set([text.length, text.length - open])) {
     const p = prefixBefore(text, end, needle.text);
     if (p === -1) continue;
@@ -116,10 +121,11 @@ export function createRedactor(config: SecretSource): Redactor {
   return (text) => {
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
+      const open = openEscapeLength(view.text);
       for (const { marker, needles } of secrets) {
         for (const needle of needles) {
           occurrences(view, needle, marker, found);
-          edges(view, needle, marker, found);
+          edges(view, open, needle, marker, found);
         }
       }
     }
