@@ -66,7 +66,8 @@ export async function writeBundleArchive(file: string, files: BundleFiles): Prom
   const staging = mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-'));
   try {
     writeFolder(staging, files);
-    await createTar({ gzip: true, file, cwd: staging, portable: true, noMtime: true }, [...files.keys()]);
+    // The fastest compression: a recording of large lists takes a quarter longer to store, and half the time to write.
+    await createTar({ gzip: { level: 1 }, file, cwd: staging, portable: true, noMtime: true }, [...files.keys()]);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
