@@ -69,7 +69,7 @@ export function redactBody(text: string, redact: Redactor): string {
   });
 }
 
-function redactExchange(exchange: Exchange, request: Exchange['request'], baseUrl: string, redact: Redactor): Exchange {
+function redactExchange(exchange: Exchange, request: Exchange['request'], baseUrl: string, redact: Redactor, redactedBody: (text: string) => string): Exchange {
   return {
     ...exchange,
     request,
@@ -77,7 +77,7 @@ function redactExchange(exchange: Exchange, request: Exchange['request'], baseUr
     contentType: exchange.contentType === undefined ? undefined : redact(exchange.contentType),
     versionHeaders: exchange.versionHeaders === undefined ? undefined : redactValue(exchange.versionHeaders, redact),
     location: exchange.location === undefined ? undefined : redact(exchange.location),
-    bodyText: exchange.bodyText === undefined ? undefined : redactBody(exchange.bodyText, redact),
+    bodyText: exchange.bodyText === undefined ? undefined : redactedBody(exchange.bodyText),
     failure: exchange.failure === undefined ? undefined : redact(exchange.failure),
   };
 }
@@ -92,9 +92,12 @@ export function bundleRecording(recording: Recording, config: JudgeInput & { bas
   const live = requestPlan(config, recording.run);
   const stand = requestPlan(input, recording.run);
   const requestOf = new Map(live.map((request, i) => [keyOf(request), stand[i]]));
+  // A target that ignores `archived` sends one list three times: each body text is redacted once.
+  const bodies = new Map<string, string>();
+  const redactedBody = (text: string) => bodies.get(text) ?? bodies.set(text, redactBody(text, secrets.redact)).get(text)!;
   const exchanges = recording.exchanges.map((e) => {
     const request = requestOf.get(keyOf(e.request)) ?? { ...e.request, path: secrets.redact(e.request.path) };
-    return redactExchange(e, request, config.baseUrl, secrets.redact);
+    return redactExchange(e, request, config.baseUrl, secrets.redact, redactedBody);
   });
   return { startedAt: recording.startedAt, run: recording.run, input, facts, exchanges };
 }
