@@ -44,14 +44,23 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
 
 /**
  * Writes a bundle's recording an exchange at a time: one JSON text of every body at once would pass the
- * longest string a JavaScript engine holds (about 512 MiB) for a target with two large lists.
+ * longest string a JavaScript engine holds (about 512 MiB) for a target with two large lists. A body that
+ * several answers brought is turned into JSON once.
  */
 function writeStaged(file: string, bundle: ReturnType<typeof bundleRecording>): void {
   const { exchanges, ...rest } = bundle;
+  const bodies = new Map<string, string>();
   const fd = openSync(file, 'w');
   try {
     writeSync(fd, `${JSON.stringify(rest).slice(0, -1)},"exchanges":[\n`);
-    exchanges.forEach((exchange, i) => writeSync(fd, `${i === 0 ? '' : ',\n'}${JSON.stringify(exchange)}`));
+    exchanges.forEach(({ bodyText, ...exchange }, i) => {
+      const head = `${i === 0 ? '' : ',\n'}${JSON.stringify(exchange)}`;
+      if (bodyText === undefined) return void writeSync(fd, head);
+      if (!bodies.has(bodyText)) bodies.set(bodyText, JSON.stringify(bodyText));
+      writeSync(fd, `${head.slice(0, -1)},"bodyText":`);
+      writeSync(fd, bodies.get(bodyText)!);
+      writeSync(fd, '}');
+    });
     writeSync(fd, '\n]}\n');
   } finally {
     closeSync(fd);
