@@ -1,15 +1,32 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { compiledSchema } from './compiled-schemas.ts';
 
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
 // never cast to a type: a misspelt key or a wrong type is named, and no value is quoted (it may be a secret).
 
+const require = createRequire(import.meta.url);
+// The formats of ajv-formats, which the compiled code names; this module alone does not load Ajv.
+const FORMATS: Record<string, unknown> = require('ajv-formats/dist/formats').fullFormats;
+
 // verbose: an error carries the value, so that an empty one can be told apart; the value is never printed.
 // The suite's own schemas are checked by its self-tests; not validating them against the meta-schema here saves
-// every worker's start tens of milliseconds.
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+// tens of milliseconds whenever one is compiled. Named and versioned for the cache of compiled schemas.
+const OPTIONS = 'checked-1: allErrors, strict, verbose, no meta-schema check, ajv-formats full';
+
+let ajv: Ajv | undefined;
+
+/** Ajv, loaded and set up only when a schema has to be compiled. */
+function ajvInstance(): Ajv {
+  if (ajv) return ajv;
+  const { Ajv2020, _ } = require('ajv/dist/2020.js');
+  const addFormats: (a: Ajv) => void = require('ajv-formats').default;
+  ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false, code: { source: true, formats: _`__formats` } }) as Ajv;
+  addFormats(ajv);
+  return ajv;
+}
+
 const compiled = new Map<string, ValidateFunction>();
 
 /** The validator of a schema file, or of one of its $defs (`file#/$defs/name`). */
@@ -18,9 +35,14 @@ function validatorOf(schemaFile: URL): ValidateFunction {
   if (validate) return validate;
   const file = new URL(schemaFile.href.replace(/#.*$/, ''));
   const schema = JSON.parse(readFileSync(file, 'utf8'));
-  if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-  validate = ajv.getSchema(`${schema.$id}${schemaFile.hash}`);
-  if (!validate) throw new Error(`${schemaFile.href} names no schema`);
+  const ref = `${schema.$id}${schemaFile.hash}`;
+  validate = compiledSchema({ options: OPTIONS, schema, ref, formats: FORMATS }, () => {
+    const ajv = ajvInstance();
+    if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+    const found = ajv.getSchema(ref);
+    if (!found) throw new Error(`${schemaFile.href} names no schema`);
+    return { ajv, validate: found };
+  }).validate;
   compiled.set(schemaFile.href, validate);
   return validate;
 }

@@ -1,4 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { compiledSchema } from './compiled-schemas.ts';
 import { loadSchemas, type JsonSchema } from './contracts.ts';
 import { isRfc3339DateTime } from './rfc3339.ts';
 
@@ -38,20 +40,33 @@ export function inlineRefs(node: unknown, byFile: Map<string, JsonSchema>): unkn
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineRefs(v, byFile)]));
 }
 
-function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({
+const require = createRequire(import.meta.url);
+
+// One date-time check for every date-time field; the compiled code names it, and is handed it when loaded.
+const FORMATS = { 'date-time': { type: 'string', validate: isRfc3339DateTime } };
+
+// Named and versioned for the cache of compiled schemas: change the name when the options below change.
+const OPTIONS = 'contracts-1: allErrors, discriminator, strict, strictRequired off, RFC 3339 date-time, clauses annotation';
+
+let ajv: Ajv | undefined;
+
+/** Ajv, loaded and set up only when a contract has to be compiled. */
+function ajvInstance(): Ajv {
+  if (ajv) return ajv;
+  const { Ajv2020, _ } = require('ajv/dist/2020.js');
+  ajv = new Ajv2020({
     allErrors: true,
     discriminator: true,
     strict: true,
     strictRequired: false, // the owner union requires ownerType beside its discriminator
-    formats: { 'date-time': { type: 'string', validate: isRfc3339DateTime } },
-  });
+    formats: FORMATS,
+    code: { source: true, formats: _`__formats` },
+  }) as Ajv;
   ajv.addKeyword({ keyword: CLAUSES_KEYWORD, schemaType: 'object' });
   return ajv;
 }
 
 function compileAll(schemas: Map<string, JsonSchema>): Validators {
-  const ajv = createAjv();
   const inlined = new Map<SchemaName, Node>();
   const compiled = new Map<SchemaName, ValidateFunction>();
   const schema = (name: SchemaName): Node => {
@@ -65,7 +80,14 @@ function compileAll(schemas: Map<string, JsonSchema>): Validators {
   };
   const get = (name: SchemaName): ValidateFunction => {
     let fn = compiled.get(name);
-    if (!fn) compiled.set(name, (fn = ajv.compile(schema(name))));
+    if (!fn) {
+      const node = schema(name);
+      fn = compiledSchema({ options: OPTIONS, schema: node, formats: FORMATS }, () => {
+        const ajv = ajvInstance();
+        return { ajv, validate: ajv.compile(node) };
+      }).validate;
+      compiled.set(name, fn);
+    }
     return fn;
   };
   return { validate: (name, data) => (get(name)(data) ? [] : [...(get(name).errors ?? [])]), schema };

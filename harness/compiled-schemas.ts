@@ -1,0 +1,97 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ajv, ValidateFunction } from 'ajv';
+
+// Ajv turns each schema into JavaScript: tens of milliseconds a schema, and as much again to load Ajv, at
+// the start of every run and of every self-test run. The JavaScript of each compiled schema is kept (Ajv's
+// standalone code) in a cache named by a digest of the exact schema, Ajv's version and the options; a run
+// loads it in a millisecond, and only a schema it has never seen is compiled. Ajv is loaded only then.
+
+const require = createRequire(import.meta.url);
+const AJV_VERSION: string = require('ajv/package.json').version;
+
+/** Overrides where the compiled schemas are kept; the self-tests use it to start from an empty cache. */
+export const CACHE_VARIABLE = 'ADMIN_API_CONFORMANCE_SCHEMA_CACHE';
+
+/** The package's root: this file is in harness/ of a clone, or in dist/harness/ of the installed package. */
+function packageRoot(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return [path.dirname(here), path.dirname(path.dirname(here))].find((dir) => existsSync(path.join(dir, 'package.json'))) ?? here;
+}
+
+/** Where compiled schemas are kept: node_modules/.cache, as other tools keep theirs. */
+export function cacheDir(env: Record<string, string | undefined> = process.env): string {
+  return env[CACHE_VARIABLE] || path.join(packageRoot(), 'node_modules', '.cache', 'admin-api-conformance', 'schemas');
+}
+
+/** What a compiled schema is made from; the same description always gives the same validator. */
+export interface SchemaSource {
+  /** The family of Ajv options the validator is compiled with, named and versioned by its caller. */
+  options: string;
+  schema: unknown;
+  /** A schema of the document by its $id and fragment, when one of several added schemas is meant. */
+  ref?: string;
+  /** The format definitions the code refers to by name, passed in when it is loaded. */
+  formats: Record<string, unknown>;
+}
+
+/** Compiles the schema on an Ajv instance made with `code: { source: true, formats: _\`__formats\` }`. */
+export type Compile = () => { ajv: Ajv; validate: ValidateFunction };
+
+const keyOf = (source: SchemaSource) =>
+  createHash('sha256')
+    .update(JSON.stringify([AJV_VERSION, source.options, source.ref ?? '', source.schema]))
+    .digest('hex')
+    .slice(0, 32);
+
+// The standalone code is CommonJS that names its formats `__formats`; wrapped, it takes them as an argument.
+// Ajv's runtime helpers it requires are named by where they are, so that the code loads from any folder (a
+// reinstall that moves them makes the file fail to load, and it is compiled again).
+function wrap(code: string): string {
+  const located = code.replace(/require\("([^"]+)"\)/g, (_, id: string) => `require(${JSON.stringify(require.resolve(id))})`);
+  return `module.exports = function (__formats) {\nconst module = { exports: {} };\nconst exports = module.exports;\n${located}\nreturn module.exports;\n};\n`;
+}
+
+function load(file: string, formats: Record<string, unknown>): ValidateFunction | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const make: unknown = require(file);
+    const validate: unknown = typeof make === 'function' ? make(formats) : undefined;
+    return typeof validate === 'function' ? (validate as ValidateFunction) : undefined;
+  } catch {
+    // A file cut short or damaged: compiled again below, and replaced.
+    delete require.cache[file];
+    return undefined;
+  }
+}
+
+/** Writes whole or not at all: a run killed halfway, or another run writing the same file, leaves no part of one. */
+function store(file: string, text: string): void {
+  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+  } catch {
+    // A folder this user may not write to (a shared installation): the run compiles every time instead.
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/** The validator of a schema: from the cache when it was compiled before, else compiled now and kept. */
+export function compiledSchema(source: SchemaSource, compile: Compile, dir = cacheDir()): { validate: ValidateFunction; cached: boolean } {
+  const file = path.join(dir, `${keyOf(source)}.cjs`);
+  const cached = load(file, source.formats);
+  if (cached) return { validate: cached, cached: true };
+  const { ajv, validate } = compile();
+  const standalone: (ajv: Ajv, validate: ValidateFunction) => string = require('ajv/dist/standalone/index.js').default;
+  store(file, wrap(standalone(ajv, validate)));
+  return { validate, cached: false };
+}

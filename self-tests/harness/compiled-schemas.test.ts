@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { CACHE_VARIABLE, compiledSchema } from '../../harness/compiled-schemas.ts';
+import { PROJECT_ROOT } from '../support/run-suite.ts';
+
+// The compiled-schema cache (harness/compiled-schemas.ts) must change no verdict: every variant of the
+// reference server is judged in a fresh process with an empty cache (Ajv compiles), with the cache that
+// run filled (Ajv's compiler is not even loaded), and with that cache damaged (compiled again, repaired).
+
+interface Judged {
+  judged: unknown;
+  files: unknown;
+  ajvCompilerLoaded: boolean;
+}
+
+function judgeEveryVariant(cache: string): Judged {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'self-tests/support/judge-every-variant.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, [CACHE_VARIABLE]: cache },
+    maxBuffer: 64 * 2 ** 20,
+  });
+  return JSON.parse(out.toString()) as Judged;
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test('judging from the cache of compiled schemas gives every verdict and violation that compiling gives, and a damaged cache is compiled again', () => {
+  const cache = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
+  try {
+    const cold = judgeEveryVariant(cache);
+    expect(cold.ajvCompilerLoaded).toBe(true);
+    const kept = readdirSync(cache);
+    expect(kept.length).toBeGreaterThan(0);
+
+    const warm = judgeEveryVariant(cache);
+    expect(warm.ajvCompilerLoaded, 'every schema came from the cache').toBe(false);
+    expect(warm.judged).toEqual(cold.judged);
+    expect(warm.files).toEqual(cold.files);
+
+    // Cut short, emptied, or not code at all: each such file is compiled again and replaced.
+    kept.forEach((name, i) => writeFileSync(path.join(cache, name), ['', 'module.exports = 42;', 'module.exports = function (', '\u0000'][i % 4]));
+    const damaged = judgeEveryVariant(cache);
+    expect(damaged.ajvCompilerLoaded).toBe(true);
+    expect(damaged.judged).toEqual(cold.judged);
+    expect(damaged.files).toEqual(cold.files);
+    expect(judgeEveryVariant(cache).ajvCompilerLoaded, 'the damaged files were replaced').toBe(false);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('a cache folder that cannot be made costs a compile, never a verdict', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
+  try {
+    // A file where the folder would be: no user, root included, can make the folder there.
+    const blocked = path.join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    const judged = judgeEveryVariant(path.join(blocked, 'schemas'));
+    expect(judged.ajvCompilerLoaded).toBe(true);
+    expect(judged.judged).toEqual(judgeEveryVariant(path.join(dir, 'writable')).judged);
+    expect(readdirSync(dir).sort()).toEqual(['a-file', 'writable']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a schema is kept under a name made from the schema itself: a changed schema is compiled, never read from the older file', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
+  const require = createRequire(import.meta.url);
+  const compileOn = (schema: object) => () => {
+    const { Ajv2020, _ } = require('ajv/dist/2020.js');
+    const ajv = new Ajv2020({ code: { source: true, formats: _`__formats` } });
+    return { ajv, validate: ajv.compile(schema) };
+  };
+  const kept = (schema: object) => compiledSchema({ options: 'test', schema, formats: {} }, compileOn(schema), dir);
+  try {
+    const asString = { type: 'string' };
+    const asNumber = { type: 'number' };
+    expect(kept(asString).cached).toBe(false);
+    expect(kept(asString).cached).toBe(true);
+    const changed = kept(asNumber);
+    expect(changed.cached).toBe(false);
+    expect([changed.validate(1), changed.validate('1'), kept(asString).validate('1')]).toEqual([true, false, true]);
+    expect(readdirSync(dir)).toHaveLength(2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

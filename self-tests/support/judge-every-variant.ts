@@ -1,0 +1,25 @@
+// Judges every variant of the reference server in this process and prints, as JSON, each clause's outcome
+// and violations, and whether Ajv's compiler was loaded: the self-test of the compiled-schema cache runs it
+// with an empty cache, then with the cache that run filled, then with that cache damaged.
+import { createRequire } from 'node:module';
+import { check, schemaFile } from '../../harness/checked.ts';
+import { judge } from '../../harness/judge.ts';
+import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
+import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
+
+const NOW = Date.parse('2026-01-01T00:00:00Z');
+const judged = [undefined, ...ALL_VARIANTS].map((variant) => ({
+  variant: variant?.name ?? 'reference',
+  clauses: judge(recordInProcess(variant, REFERENCE_INPUT, NOW), REFERENCE_INPUT).map((c) => [
+    c.clause,
+    c.outcome,
+    c.violations.map((v) => [v.exchange.request.path, v.pointer, v.received, v.required]),
+  ]),
+}));
+// The suite's own schemas too: one that holds, one that does not.
+const files = [
+  check(schemaFile('catalogue.schema.json'), [{ id: 'a', section: '1', level: 'MUST', title: 't' }]),
+  check(schemaFile('catalogue.schema.json'), [{ id: 1 }]),
+];
+const loaded = Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/ajv/dist/compile/'));
+process.stdout.write(JSON.stringify({ judged, files, ajvCompilerLoaded: loaded }));
