@@ -341,3 +341,15 @@ test('whatever JSON.parse accepts is read and whatever it refuses is refused, ov
   }
   expect(mismatches).toEqual([]);
 });
+
+test('a body exactly as JSON.stringify writes it reads as JSON.parse reads it, and the same body spaced out reads alike', () => {
+  const value = { n: [1e21, 5e-324, -1.5e-7, 0.1, 1.7976931348623157e308, -1, 0], s: 'é "q" \\ / \u2028 😀', __proto__x: null, deep: [[{ a: [] }]] };
+  const canonical = JSON.stringify(value);
+  const spaced = JSON.stringify(value, null, 2);
+  const [a, b] = [body(canonical), body(spaced)];
+  expect([a.value, a.literals, a.repeatedKeys, a.otherReadings]).toEqual([value, new Map(), [], []]);
+  expect([b.value, b.literals, b.repeatedKeys, b.otherReadings]).toEqual([a.value, a.literals, a.repeatedKeys, a.otherReadings]);
+  // Written back differently, each is found: a repeated key, and a literal JSON.stringify writes otherwise.
+  expect(body(canonical.replace('{"n":', '{"n":0,"n":')).repeatedKeys).toEqual(['/n']);
+  expect([...body(canonical.replace('0.1,', '0.10,')).literals.keys()]).toEqual(['/n/3']);
+});
