@@ -112,7 +112,8 @@ function reference(text: string, i: number): Decoded {
   const semi = text.indexOf(';', i + 1);
   if (semi === -1 || semi - i > 33) return undefined;
   const name = text.slice(i + 1, semi);
-  if (NAMED[name] !== undefined) return { text: NAMED[name], length: semi + 1 - i };
+  // Own names only: "&constructor;" or "&toString;" must not decode to what every object inherits.
+  if (Object.hasOwn(NAMED, name)) return { text: NAMED[name], length: semi + 1 - i };
   const n = /^#[0-9]{1,7}$/.test(name) ? parseInt(name.slice(1), 10) : /^#[xX][0-9a-fA-F]{1,6}$/.test(name) ? parseInt(name.slice(2), 16) : NaN;
   return isCodePoint(n) ? { text: String.fromCodePoint(n), length: semi + 1 - i } : undefined;
 }

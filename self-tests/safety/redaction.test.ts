@@ -66,6 +66,11 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   },
   { description: 'a media type', text: 'application/json; charset=utf-8', redacted: 'application/json; charset=utf-8' },
   { description: 'escapes that spell nothing secret', text: '\\u00e9 %E2%82%AC &amp; ~0 \\/ %zz \\u12', redacted: '\\u00e9 %E2%82%AC &amp; ~0 \\/ %zz \\u12' },
+  {
+    description: 'percent-encoded after names every object has, as if they were character references',
+    text: `&constructor; &toString; &__proto__; ${encodeURIComponent(ADMIN)} and more`,
+    redacted: '&constructor; &toString; &__proto__; $TOKEN and more',
+  },
   { description: 'an empty text', text: '', redacted: '' },
   { description: 'lone surrogates and controls', text: '\ud800\u001b[31m\udfff', redacted: '\ud800\u001b[31m\udfff' },
 ];
