@@ -1,0 +1,286 @@
+import { expect, test } from '@playwright/test';
+import { decodedViews, originalSpan } from '../../harness/decoded-view.ts';
+
+// decodedViews and originalSpan against a plain reference: one that decodes a text unit by unit and keeps
+// the original span of every unit in arrays. Many generated texts mix plain characters, every escape the
+// views undo, escapes nested in escapes, broken and cut-off escapes, and characters beyond ASCII.
+
+// ---- The reference: every unit of every layer, the obvious way ----
+
+const HEX = /^[0-9a-fA-F]+$/;
+
+const NAMED: Record<string, string> = {
+  excl: '!',
+  quot: '"',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  amp: '&',
+  apos: "'",
+  lpar: '(',
+  rpar: ')',
+  ast: '*',
+  midast: '*',
+  plus: '+',
+  comma: ',',
+  period: '.',
+  sol: '/',
+  colon: ':',
+  semi: ';',
+  lt: '<',
+  equals: '=',
+  gt: '>',
+  quest: '?',
+  commat: '@',
+  lsqb: '[',
+  lbrack: '[',
+  bsol: '\\',
+  rsqb: ']',
+  rbrack: ']',
+  Hat: '^',
+  lowbar: '_',
+  UnderBar: '_',
+  grave: '`',
+  lcub: '{',
+  lbrace: '{',
+  verbar: '|',
+  vert: '|',
+  VerticalLine: '|',
+  rcub: '}',
+  rbrace: '}',
+};
+
+const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const PUNCTUATION = /[!-/:-@[-`{-~]/;
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
+type Decoded = { text: string; length: number } | undefined;
+
+const isCodePoint = (n: number) => Number.isInteger(n) && n >= 0 && n <= 0x10ffff;
+
+function referenceBackslash(text: string, i: number): Decoded {
+  const next = text[i + 1];
+  if (next === 'u' && text[i + 2] === '{') {
+    const close = text.indexOf('}', i + 3);
+    const digits = close === -1 ? '' : text.slice(i + 3, close);
+    const n = digits.length > 0 && digits.length <= 6 && HEX.test(digits) ? parseInt(digits, 16) : NaN;
+    return isCodePoint(n) ? { text: String.fromCodePoint(n), length: close + 1 - i } : undefined;
+  }
+  if (next === 'u' || next === 'x') {
+    const digits = text.slice(i + 2, i + (next === 'u' ? 6 : 4));
+    return digits.length === (next === 'u' ? 4 : 2) && HEX.test(digits)
+      ? { text: String.fromCharCode(parseInt(digits, 16)), length: 2 + digits.length }
+      : undefined;
+  }
+  if (next !== undefined && SHORT[next] !== undefined) return { text: SHORT[next], length: 2 };
+  if (next !== undefined && PUNCTUATION.test(next)) return { text: next, length: 2 };
+  return undefined;
+}
+
+const byteAt = (text: string, i: number) =>
+  text[i] === '%' && HEX.test(text.slice(i + 1, i + 3)) && text.length >= i + 3 ? parseInt(text.slice(i + 1, i + 3), 16) : -1;
+
+function referencePercent(text: string, i: number): Decoded {
+  const lead = byteAt(text, i);
+  if (lead < 0) return undefined;
+  if (lead < 0x80) return { text: String.fromCharCode(lead), length: 3 };
+  const count = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (count === 0) return undefined;
+  const bytes = [lead];
+  for (let k = 1; k < count; k++) {
+    const b = byteAt(text, i + 3 * k);
+    if (b < 0x80 || b > 0xbf) return undefined;
+    bytes.push(b);
+  }
+  const decoded = UTF8.decode(Uint8Array.from(bytes));
+  return decoded.includes('\ufffd') ? undefined : { text: decoded, length: 3 * count };
+}
+
+function referenceCharacter(text: string, i: number): Decoded {
+  const semi = text.indexOf(';', i + 1);
+  if (semi === -1 || semi - i > 33) return undefined;
+  const name = text.slice(i + 1, semi);
+  if (Object.hasOwn(NAMED, name)) return { text: NAMED[name], length: semi + 1 - i };
+  const n = /^#[0-9]{1,7}$/.test(name) ? parseInt(name.slice(1), 10) : /^#[xX][0-9a-fA-F]{1,6}$/.test(name) ? parseInt(name.slice(2), 16) : NaN;
+  return isCodePoint(n) ? { text: String.fromCodePoint(n), length: semi + 1 - i } : undefined;
+}
+
+function referenceDecodedAt(text: string, i: number): Decoded {
+  if (text[i] === '\\') return referenceBackslash(text, i);
+  if (text[i] === '%') return referencePercent(text, i);
+  if (text[i] === '&') return referenceCharacter(text, i);
+  if (text[i] === '~') return text[i + 1] === '0' ? { text: '~', length: 2 } : text[i + 1] === '1' ? { text: '/', length: 2 } : undefined;
+  return undefined;
+}
+
+interface ReferenceView {
+  text: string;
+  starts: number[];
+  ends: number[];
+}
+
+function referenceDecodeOnce(view: ReferenceView): ReferenceView | undefined {
+  const { text } = view;
+  const out: ReferenceView = { text: '', starts: [], ends: [] };
+  let changed = false;
+  for (let i = 0; i < text.length; ) {
+    const decoded = referenceDecodedAt(text, i);
+    const length = decoded?.length ?? 1;
+    const piece = decoded?.text ?? text[i];
+    for (let k = 0; k < piece.length; k++) {
+      out.starts.push(view.starts[i]);
+      out.ends.push(view.ends[i + length - 1]);
+    }
+    out.text += piece;
+    changed ||= decoded !== undefined;
+    i += length;
+  }
+  return changed ? out : undefined;
+}
+
+function referenceViews(text: string): ReferenceView[] {
+  const units = Array.from({ length: text.length }, (_, i) => i);
+  const views = [{ text, starts: units, ends: units.map((i) => i + 1) }];
+  for (let layer = 0; layer < 3; layer++) {
+    const next = referenceDecodeOnce(views[views.length - 1]);
+    if (!next) break;
+    views.push(next);
+  }
+  return views;
+}
+
+// ---- Texts to decode ----
+
+/** A small seeded generator (xorshift32), so that a failing text can be made again. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+type Random = ReturnType<typeof seeded>;
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const hex = (n: number, width: number, lower: boolean) => (lower ? n.toString(16) : n.toString(16).toUpperCase()).padStart(width, '0');
+
+const PLAIN = [...'aZ09 ."\'/:;*{}#xXu~%&\\', 'é', '€', '😀', '\ud800', '\udfff', '\n', '\u0000'];
+
+// Ways to write one character, each a reader of the views undoes (or, for some characters, cannot).
+const ENCODERS: ((c: string, random: Random) => string)[] = [
+  (c, random) => [...c].map((u) => `\\u${hex(u.charCodeAt(0), 4, random() < 0.5)}`).join(''),
+  (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
+  (c, random) => (c.charCodeAt(0) < 0x100 ? `\\x${hex(c.charCodeAt(0), 2, random() < 0.5)}` : c),
+  (c) => ({ '"': '\\"', '/': '\\/', '\\': '\\\\', '\n': '\\n', '*': '\\*' })[c] ?? c,
+  (c, random) => [...Buffer.from(c)].map((b) => `%${hex(b, 2, random() < 0.5)}`).join(''),
+  (c) => `&#${c.codePointAt(0)};`,
+  (c, random) => `&#${random() < 0.5 ? 'x' : 'X'}${c.codePointAt(0)!.toString(16)};`,
+  (c) => ({ '&': '&amp;', '/': '&sol;', '*': '&ast;', ';': '&semi;', '\\': '&bsol;', '%': '&percnt;', '{': '&lbrace;' })[c] ?? c,
+  (c) => ({ '~': '~0', '/': '~1' })[c] ?? c,
+];
+
+// Escapes that are broken, cut off, too long, out of range, or only look like escapes.
+const AWKWARD = [
+  '\\',
+  '\\u12',
+  '\\u{',
+  '\\u{}',
+  '\\u{110000}',
+  '\\u{00002a}',
+  '\\u{10FFFF}',
+  '\\u{0000041}',
+  `\\u{41${' '.repeat(20)}}`,
+  '\\x4',
+  '\\q',
+  '\\\\u0041',
+  '%',
+  '%4',
+  '%zz',
+  '%E2%82',
+  '%C0%80',
+  '%ED%A0%80',
+  '%F0%9F%98%80',
+  '%2525',
+  '&',
+  '&amp',
+  '&#;',
+  '&#x;',
+  '&#x110000;',
+  '&#0000042;',
+  '&#x00002a;',
+  '&#99999999;',
+  '&constructor;',
+  '&toString;',
+  '&__proto__;',
+  `&${'a'.repeat(32)};`,
+  `&${'a'.repeat(40)};`,
+  '&#x26;amp;',
+  '&amp;#42;',
+  '~',
+  '~2',
+  '~01',
+  '\\u0025252A',
+  '%5Cu002A',
+  '&#92;u0041',
+];
+
+function encodedCharacter(random: Random): string {
+  let text = pick(random, PLAIN);
+  for (let layer = Math.floor(random() * 4); layer > 0; layer--) text = pick(random, ENCODERS)(text, random);
+  return text;
+}
+
+function generatedText(random: Random): string {
+  const parts: string[] = [];
+  for (let n = Math.floor(random() * 40); n > 0; n--) {
+    const r = random();
+    parts.push(r < 0.4 ? pick(random, PLAIN) : r < 0.8 ? encodedCharacter(random) : pick(random, AWKWARD));
+  }
+  return parts.join('');
+}
+
+// ---- The comparison ----
+
+/** How the views of `text` differ from the reference's: their texts, and the original span of every unit. */
+function differences(text: string): string[] {
+  const expected = referenceViews(text);
+  const actual = decodedViews(text);
+  const found: string[] = [];
+  if (actual.length !== expected.length) found.push(`${actual.length} views, not ${expected.length}`);
+  expected.forEach((want, layer) => {
+    const view = actual[layer];
+    if (!view) return;
+    if (view.text !== want.text) found.push(`view ${layer} is ${JSON.stringify(view.text)}, not ${JSON.stringify(want.text)}`);
+    for (let i = 0; i < want.text.length; i++) {
+      const [start, end] = originalSpan(view, i, i + 1);
+      if (start !== want.starts[i] || end !== want.ends[i]) found.push(`view ${layer} unit ${i}: [${start}, ${end}), not [${want.starts[i]}, ${want.ends[i]})`);
+    }
+    if (want.text.length > 0) {
+      const [start, end] = originalSpan(view, 0, want.text.length);
+      if (start !== want.starts[0] || end !== want.ends[want.text.length - 1]) found.push(`view ${layer} as a whole: [${start}, ${end})`);
+    }
+  });
+  return found.length === 0 ? [] : [`${JSON.stringify(text)}: ${found.slice(0, 3).join('; ')}`];
+}
+
+test('the handwritten awkward escapes decode as the reference decodes them, alone and after one another', () => {
+  const texts = [...AWKWARD, AWKWARD.join(''), AWKWARD.join(' x '), ...AWKWARD.map((a) => `${a}%41\\u0041&#65;~1`)];
+  expect(texts.flatMap(differences)).toEqual([]);
+});
+
+test('generated texts decode as the reference decodes them: every view, and where every unit of it came from', () => {
+  const random = seeded(0x71e35);
+  const texts = Array.from({ length: 4000 }, () => generatedText(random));
+  // The generator must reach every depth, or the comparison proves less than it says.
+  const depths = new Set(texts.map((t) => decodedViews(t).length));
+  expect([...depths].sort()).toEqual([1, 2, 3, 4]);
+  expect(texts.flatMap(differences).slice(0, 20)).toEqual([]);
+});
+
+test('a text with escapes far apart keeps every unit between them where it was', () => {
+  const filler = 'plain text, R&D and 100% sure ~ '.repeat(500);
+  const text = `${filler}\\u0041${filler}%2541${filler}&amp;#x2a;${filler}`;
+  expect(differences(text)).toEqual([]);
+});
