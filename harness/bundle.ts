@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { create as createTar, list as listTar } from 'tar';
+import { list as listTar, Pack } from 'tar';
 import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
@@ -12,8 +11,13 @@ import type { Product } from './product.ts';
 
 /** The archive a run leaves beside its reports. */
 export const BUNDLE_ARCHIVE = 'evidence.tar.gz';
-/** Where global setup leaves a target's redacted recording for the reporter to bundle. It holds no secret. */
-export const STAGED_RECORDING = '.evidence-exchanges.json';
+/**
+ * Where a target's bundle is put together in its report folder while the run goes on: the redacted
+ * recording first, the reports and the manifest at the end. It holds no secret.
+ */
+export const STAGING = '.evidence-staging';
+/** The archive while it is written; renamed to BUNDLE_ARCHIVE once whole, so no run leaves part of one under that name. */
+export const PARTIAL_ARCHIVE = '.evidence.tar.gz.partial';
 export const MANIFEST = 'manifest.json';
 export const EXCHANGES = 'exchanges.json';
 /** The reports of the run, under this folder of the bundle. */
@@ -40,11 +44,11 @@ export type BundleFiles = Map<string, Buffer>;
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-/** The bundle's files with their manifest, which names every other file by its digest. */
-export function withManifest(files: BundleFiles, about: Omit<Manifest, 'bundleVersion' | 'files'>): BundleFiles {
-  const digests = Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)).map(([name, bytes]) => [name, sha256(bytes)]));
-  const manifest: Manifest = { bundleVersion: 1, ...about, files: digests };
-  return new Map([[MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)], ...files]);
+/** The manifest of a bundle whose other files have these digests, by path inside it. */
+export function manifestFile(digests: Record<string, string>, about: Omit<Manifest, 'bundleVersion' | 'files'>): Buffer {
+  const files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => a.localeCompare(b)));
+  const manifest: Manifest = { bundleVersion: 1, ...about, files };
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 function writeFolder(dir: string, files: BundleFiles): void {
@@ -61,15 +65,52 @@ export function writeBundleFolder(dir: string, files: BundleFiles): void {
   writeFolder(dir, files);
 }
 
-/** Writes the bundle as a gzipped tar, the manifest first, with no owner, mode or time of this machine in it. */
-export async function writeBundleArchive(file: string, files: BundleFiles): Promise<void> {
-  const staging = mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-'));
-  try {
-    writeFolder(staging, files);
-    // The fastest compression: a recording of large lists takes a quarter longer to store, and half the time to write.
-    await createTar({ gzip: { level: 1 }, file, cwd: staging, portable: true, noMtime: true }, [...files.keys()]);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+/**
+ * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the
+ * recording can be compressed while the tests run, and the reports and the manifest added last.
+ */
+export class ArchiveWriter {
+  private readonly pack: Pack;
+  private readonly written: Promise<void>;
+  private readonly partial: string;
+
+  /** Files are taken from `staging`, under the names they have in the bundle. */
+  constructor(
+    private readonly staging: string,
+    private readonly file: string,
+  ) {
+    const partial = (this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE));
+    // The fastest compression: a recording of large lists takes a quarter more room, and half the time.
+    this.pack = new Pack({ cwd: staging, gzip: { level: 1 }, portable: true, noMtime: true });
+    const out = createWriteStream(partial);
+    this.written = new Promise<void>((resolve, reject) => {
+      out.on('close', resolve).on('error', reject);
+      this.pack.on('error', reject);
+    });
+    this.written.catch(() => {}); // told where finish() is awaited
+    this.pack.pipe(out);
+  }
+
+  /** Adds files already written to the staging folder, in this order. */
+  add(names: string[]): this {
+    for (const name of names) this.pack.add(name);
+    return this;
+  }
+
+  /** Writes these last files to the staging folder, adds them, and ends the archive. */
+  async finish(last: BundleFiles): Promise<void> {
+    writeFolder(this.staging, last);
+    this.add([...last.keys()]);
+    this.pack.end();
+    await this.written;
+    renameSync(this.partial, this.file);
+  }
+
+  /** Stops writing: no archive, and no part of one, is left. */
+  async abandon(): Promise<void> {
+    this.pack.end();
+    await this.written.catch(() => {});
+    rmSync(this.partial, { force: true });
   }
 }
 

@@ -1,12 +1,12 @@
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from './config.ts';
-import { STAGED_RECORDING } from './bundle.ts';
 import { bundleRecording, recordingOf } from './bundle-recording.ts';
 import { replayedRecording } from './replay-bundle.ts';
 import type { Exchange } from './exchange.ts';
+import { stageEvidence } from './evidence-stage.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
 import { record, type Recording } from './recording.ts';
@@ -42,31 +42,6 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 
-/**
- * Writes a bundle's recording an exchange at a time: one JSON text of every body at once would pass the
- * longest string a JavaScript engine holds (about 512 MiB) for a target with two large lists. A body that
- * several answers brought is turned into JSON once.
- */
-function writeStaged(file: string, bundle: ReturnType<typeof bundleRecording>): void {
-  const { exchanges, ...rest } = bundle;
-  const bodies = new Map<string, string>();
-  const fd = openSync(file, 'w');
-  try {
-    writeSync(fd, `${JSON.stringify(rest).slice(0, -1)},"exchanges":[\n`);
-    exchanges.forEach(({ bodyText, ...exchange }, i) => {
-      const head = `${i === 0 ? '' : ',\n'}${JSON.stringify(exchange)}`;
-      if (bodyText === undefined) return void writeSync(fd, head);
-      if (!bodies.has(bodyText)) bodies.set(bodyText, JSON.stringify(bodyText));
-      writeSync(fd, `${head.slice(0, -1)},"bodyText":`);
-      writeSync(fd, bodies.get(bodyText)!);
-      writeSync(fd, '}');
-    });
-    writeSync(fd, '\n]}\n');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
 function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
   const bundle = replayedRecording(replay.file);
@@ -79,8 +54,8 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets);
   const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
   writeRequestLog(config, recording, facts, secrets);
-  // The evidence bundle's exchanges, secrets as placeholders; the reporter bundles them with the reports.
-  writeStaged(path.join(config.reportDir, STAGED_RECORDING), bundleRecording(recording, config, secrets, facts));
+  // The evidence bundle's exchanges, secrets as placeholders, written while the tests run; the reporter adds the reports.
+  stageEvidence(config.reportDir, () => bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
   const problem = preflightProblem(config, recording);
   return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && shown(problem, secrets) };
 }

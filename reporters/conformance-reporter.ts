@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
@@ -20,7 +20,7 @@ import { buildMatrixReport } from './matrix-result.ts';
 import { VERDICT_LABEL } from './sections.ts';
 import { consoleSummary } from './console-summary.ts';
 import { writeEvidenceBundle } from './evidence-bundle.ts';
-import { STAGED_RECORDING } from '../harness/bundle.ts';
+import { discardEvidence } from '../harness/evidence-stage.ts';
 
 /** Where the command asks the reporter to leave the run's verdict and exit code. */
 export const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
@@ -205,7 +205,7 @@ export default class ConformanceReporter implements Reporter {
     today: string,
   ): Promise<string> {
     if (result.status === 'interrupted' || result.status === 'timedout') {
-      rmSync(path.join(target.reportDir, STAGED_RECORDING), { force: true });
+      await discardEvidence(target.reportDir);
       return '  evidence: none, the run did not end\n';
     }
     const evidenceDir = target.config?.evidenceDir && (run.multi ? path.join(target.config.evidenceDir, slug(target.name)) : target.config.evidenceDir);

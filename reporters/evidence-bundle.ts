@@ -1,15 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  BUNDLE_ARCHIVE,
-  EXCHANGES,
-  REPORTS,
-  STAGED_RECORDING,
-  withManifest,
-  writeBundleArchive,
-  writeBundleFolder,
-  type BundleFiles,
-} from '../harness/bundle.ts';
+import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, MANIFEST, REPORTS, manifestFile, sha256, writeBundleFolder, type BundleFiles } from '../harness/bundle.ts';
+import { stagedEvidence } from '../harness/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 /** The renderings of a run that go into its bundle, as they were written beside it. */
@@ -30,15 +22,16 @@ export interface BundleTarget {
  * where the bundle went, or why there is none (the run sent nothing, or stopped before its answers).
  */
 export async function writeEvidenceBundle(report: ConformanceReport, target: BundleTarget, judgedOn: string): Promise<{ written?: string; none?: string }> {
-  const staged = path.join(target.reportDir, STAGED_RECORDING);
-  if (!existsSync(staged)) return { none: 'no exchanges were recorded' };
-  const files: BundleFiles = new Map([[EXCHANGES, readFileSync(staged)]]);
+  const staged = await stagedEvidence(target.reportDir);
+  if (!staged) return { none: 'no exchanges were recorded' };
+  const files: BundleFiles = new Map();
   for (const name of REPORT_FILES) {
     const file = path.join(target.reportDir, name);
     if (existsSync(file)) files.set(`${REPORTS}/${name}`, readFileSync(file));
   }
   if (target.junit && existsSync(target.junit)) files.set(`${REPORTS}/junit.xml`, readFileSync(target.junit));
-  const bundle = withManifest(files, {
+  const digests = { [EXCHANGES]: staged.digest, ...Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)])) };
+  const manifest = manifestFile(digests, {
     suite: report.suite,
     document: report.document,
     target: { name: report.target.name, baseUrl: report.target.baseUrl, embedded: report.target.embedded },
@@ -49,8 +42,17 @@ export async function writeEvidenceBundle(report: ConformanceReport, target: Bun
     replayOf: target.replayOf,
   });
   const written = target.evidenceDir ?? path.join(target.reportDir, BUNDLE_ARCHIVE);
-  if (target.evidenceDir) writeBundleFolder(target.evidenceDir, bundle);
-  else await writeBundleArchive(written, bundle);
-  rmSync(staged, { force: true });
+  try {
+    if (target.evidenceDir) {
+      await staged.archive?.abandon();
+      writeBundleFolder(target.evidenceDir, new Map([[MANIFEST, manifest], [EXCHANGES, readFileSync(path.join(staged.staging, EXCHANGES))], ...files]));
+    } else {
+      // The reports, then the manifest that names every other file: the exchanges are in the archive already.
+      const archive = staged.archive ?? new ArchiveWriter(staged.staging, written).add([EXCHANGES]);
+      await archive.finish(new Map([...files, [MANIFEST, manifest]]));
+    }
+  } finally {
+    rmSync(staged.staging, { recursive: true, force: true });
+  }
   return { written };
 }
