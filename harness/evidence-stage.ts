@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, STAGING, sha256 } from './bundle.ts';
 import type { BundleRecording } from './bundle-recording.ts';
+import { writeExchanges } from './exchanges-writer.ts';
 
-// A run's evidence is put together while its tests run. Global setup hands over the recording and goes on;
-// the runner, idle while a worker replays the verdicts, redacts and writes the exchanges and starts
-// compressing them; the reporter adds the reports and the manifest at the end. Global setup and the
-// reporter run in the runner process, and share this module.
+// A run's evidence is put together while the run goes on: global setup hands over the redacted recording,
+// a thread writes it while the runner judges, the archive is compressed while a worker replays the
+// verdicts, and the reporter adds the reports and the manifest at the end. Global setup and the reporter
+// run in the runner process, and share this module.
 
 /** A target's exchanges as written to its staging folder, and the archive under way when there is one. */
 export interface StagedEvidence {
@@ -20,58 +19,20 @@ export interface StagedEvidence {
 
 const pending = new Map<string, Promise<StagedEvidence>>();
 
-/**
- * Writes the recording an exchange at a time: one JSON text of every body at once would pass the longest
- * string a JavaScript engine holds (about 512 MiB) for a target with two large lists. A body that several
- * answers brought is turned into JSON once. Written under another name and renamed when whole.
- */
-async function writeExchanges(file: string, bundle: BundleRecording): Promise<string> {
-  const { exchanges, ...rest } = bundle;
-  const bodies = new Map<string, string>();
-  const hash = createHash('sha256');
-  const partial = `${file}.partial`;
-  const fd = openSync(partial, 'w');
-  const write = (text: string) => {
-    hash.update(text);
-    writeSync(fd, text);
-  };
-  try {
-    write(`${JSON.stringify(rest).slice(0, -1)},"exchanges":[\n`);
-    for (const [i, { bodyText, ...exchange }] of exchanges.entries()) {
-      const head = `${i === 0 ? '' : ',\n'}${JSON.stringify(exchange)}`;
-      if (bodyText === undefined) write(head);
-      else {
-        if (!bodies.has(bodyText)) bodies.set(bodyText, JSON.stringify(bodyText));
-        write(`${head.slice(0, -1)},"bodyText":`);
-        write(bodies.get(bodyText)!);
-        write('}');
-      }
-      // The workers wait on the runner between tests: it lets them in between exchanges.
-      await nextTurn();
-    }
-    write('\n]}\n');
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(partial, file);
-  return hash.digest('hex');
-}
-
-async function stage(reportDir: string, build: () => BundleRecording, archive: boolean): Promise<StagedEvidence> {
-  await nextTurn();
+async function stage(reportDir: string, bundle: BundleRecording, archive: boolean): Promise<StagedEvidence> {
   const staging = path.join(reportDir, STAGING);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  const digest = await writeExchanges(path.join(staging, EXCHANGES), build());
+  const digest = await writeExchanges(path.join(staging, EXCHANGES), bundle);
   return { staging, digest, archive: archive ? new ArchiveWriter(staging, path.join(reportDir, BUNDLE_ARCHIVE)).add([EXCHANGES]) : undefined };
 }
 
 /**
- * Starts putting a target's evidence together, after global setup has returned; `build` redacts the
- * recording. `archive` starts the archive beside the reports as soon as the exchanges are written.
+ * Starts putting a target's evidence together from its redacted recording. `archive` starts the archive
+ * beside the reports as soon as the exchanges are written.
  */
-export function stageEvidence(reportDir: string, build: () => BundleRecording, archive: boolean): void {
-  const staged = stage(reportDir, build, archive);
+export function stageEvidence(reportDir: string, bundle: BundleRecording, archive: boolean): void {
+  const staged = stage(reportDir, bundle, archive);
   staged.catch(() => {}); // told by the reporter, which awaits it
   pending.set(reportDir, staged);
 }

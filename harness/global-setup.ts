@@ -54,8 +54,8 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets);
   const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
   writeRequestLog(config, recording, facts, secrets);
-  // The evidence bundle's exchanges, secrets as placeholders, written while the tests run; the reporter adds the reports.
-  stageEvidence(config.reportDir, () => bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
+  // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
+  stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
   const problem = preflightProblem(config, recording);
   return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && shown(problem, secrets) };
 }

@@ -210,8 +210,14 @@ export default class ConformanceReporter implements Reporter {
     }
     const evidenceDir = target.config?.evidenceDir && (run.multi ? path.join(target.config.evidenceDir, slug(target.name)) : target.config.evidenceDir);
     const junit = run.multi ? undefined : path.join(run.reportDir, 'junit.xml');
-    const bundle = await writeEvidenceBundle(report, { reportDir: target.reportDir, evidenceDir, junit, replayOf: report.replay?.bundle }, today);
-    return bundle.written ? `  evidence: ${bundle.written}\n` : '';
+    try {
+      const bundle = await writeEvidenceBundle(report, { reportDir: target.reportDir, evidenceDir, junit, replayOf: report.replay?.bundle }, today);
+      return bundle.written ? `  evidence: ${bundle.written}\n` : '';
+    } catch (error) {
+      // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
+      await discardEvidence(target.reportDir);
+      return `  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})\n`;
+    }
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {

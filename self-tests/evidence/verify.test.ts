@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
@@ -115,4 +116,19 @@ test('verify of something that is no bundle says so in one line, exit 2', async 
   const result = await verifyCommand([path.join(run.reportDir, 'summary.md')]);
   expect(result.exitCode).toBe(2);
   expect(result.stderr).toBe('admin-api-conformance verify: the bundle has no manifest.json\n');
+});
+
+test('a bundle that cannot be written is named as missing, and the verdict and reports stand', async () => {
+  const { server, url } = await startReferenceServer(0, []);
+  const blocked = path.join(os.tmpdir(), `conformance-evidence-blocked-${process.pid}`);
+  writeFileSync(blocked, 'a file where the evidence folder would be');
+  try {
+    const written = await runSuite(referenceTargetEnv(url, { CONFORMANCE_EVIDENCE_DIR: path.join(blocked, 'evidence') }));
+    expect(written.exitCode, written.stdout + written.stderr).toBe(0);
+    expect(written.report?.verdict).toBe('pass');
+    expect(written.stdout).toMatch(/evidence: none, it could not be written \(.*ENOTDIR/);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(blocked, { force: true });
+  }
 });
