@@ -10,45 +10,72 @@ export interface BodyWalk {
   deprecated: Map<string, number>;
 }
 
-function jsonType(value: unknown): 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value as 'boolean' | 'number' | 'string' | 'object';
+const TYPES = ['null', 'boolean', 'number', 'string', 'array', 'object'] as const;
+type JsonType = (typeof TYPES)[number];
+
+function typeIndex(value: unknown): number {
+  if (value === null) return 0;
+  if (Array.isArray(value)) return 4;
+  return TYPES.indexOf(typeof value as JsonType);
 }
 
-function tally(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+function tally(map: Map<string, number>, key: string, n = 1): void {
+  map.set(key, (map.get(key) ?? 0) + n);
 }
 
-function walkObject(place: SchemaPlace, data: Record<string, unknown>, seen: BodyWalk): void {
+/** What one place saw in one walk: values by JSON type, and keys the document does not define. */
+interface PlaceTally {
+  byType: number[];
+  unknown: Map<string, number>;
+}
+
+// A list of a hundred thousand entries: per value, one counter of its place and type goes up; which clauses
+// looked at it is worked out once per place at the end, not once per value.
+type Tallies = Map<SchemaPlace, PlaceTally>;
+
+function tallyOf(tallies: Tallies, place: SchemaPlace): PlaceTally {
+  let found = tallies.get(place);
+  if (!found) tallies.set(place, (found = { byType: [0, 0, 0, 0, 0, 0], unknown: new Map() }));
+  return found;
+}
+
+function walkObject(place: SchemaPlace, data: Record<string, unknown>, tallies: Tallies, seen: BodyWalk): void {
   for (const key in data) {
     const field = place.properties.get(key);
-    if (field === undefined) tally(seen.unknown, `${place.path}/${key}`);
+    if (field === undefined) tally(tallyOf(tallies, place).unknown, key);
     else {
       if (field.deprecated) tally(seen.deprecated, field.path);
-      walk(field, data[key], seen);
+      walk(field, data[key], tallies, seen);
     }
   }
 }
 
-function walk(place: SchemaPlace, data: unknown, seen: BodyWalk): void {
+function walk(place: SchemaPlace, data: unknown, tallies: Tallies, seen: BodyWalk): void {
   if (data === undefined) return;
-  const type = jsonType(data);
-  for (const clause of place.looks.any ?? []) tally(seen.looked, clause);
-  for (const clause of place.looks[type] ?? []) tally(seen.looked, clause);
-  if (type === 'array' && place.items) for (const item of data as unknown[]) walk(place.items, item, seen);
-  if (type !== 'object') return;
+  const type = typeIndex(data);
+  tallyOf(tallies, place).byType[type]++;
+  if (type === 4 && place.items) for (const item of data as unknown[]) walk(place.items, item, tallies, seen);
+  if (type !== 5) return;
   const object = data as Record<string, unknown>;
-  if (place.branches.length === 0) return walkObject(place, object, seen);
+  if (place.branches.length === 0) return walkObject(place, object, tallies, seen);
   // A union member of no known kind has no fields of the document: its kind is what breaks it.
   const branch = branchFor(place, object);
-  if (branch) walk(branch, object, seen);
-  else for (const key in object) tally(seen.unknown, `${place.path}/${key}`);
+  if (branch) walk(branch, object, tallies, seen);
+  else for (const key in object) tally(tallyOf(tallies, place).unknown, key);
 }
 
-/** Walks a body beside its contract once; a large list costs a few map updates per value and no other allocation. */
+/** Walks a body beside its contract once; a large list costs a counter per value and no other allocation. */
 export function walkBody(tree: SchemaPlace, body: unknown): BodyWalk {
   const seen: BodyWalk = { looked: new Map(), unknown: new Map(), deprecated: new Map() };
-  walk(tree, body, seen);
+  const tallies: Tallies = new Map();
+  walk(tree, body, tallies, seen);
+  for (const [place, { byType, unknown }] of tallies) {
+    const values = byType.reduce((a, b) => a + b, 0);
+    for (const clause of place.looks.any ?? []) tally(seen.looked, clause, values);
+    TYPES.forEach((type, i) => {
+      if (byType[i] > 0) for (const clause of place.looks[type] ?? []) tally(seen.looked, clause, byType[i]);
+    });
+    for (const [key, n] of unknown) tally(seen.unknown, `${place.path}/${key}`, n);
+  }
   return seen;
 }
