@@ -39,11 +39,20 @@ function archivedAccepted(answers: Answers, check: ClauseCheck): void {
 // JSON text for anything but a string: String() would call a body's own "toString" or "valueOf" field, and throw.
 const idText = (id: unknown) => (typeof id === 'string' ? id : (JSON.stringify(id) ?? 'undefined'));
 
+// By body: answers that sent one text share one body, and its ids are listed once.
+const idsOfBody = new WeakMap<object, string[] | undefined>();
+
 function projectIds(answers: Answers, exchange: Exchange): string[] | undefined {
   const readable = answers.readable(exchange);
-  const projects = readable.ok ? field(readable.body.value, 'projects') : undefined;
-  return Array.isArray(projects) ? projects.map((p) => idText(field(p, 'id'))) : undefined;
+  if (!readable.ok) return undefined;
+  if (!idsOfBody.has(readable.body)) {
+    const projects = field(readable.body.value, 'projects');
+    idsOfBody.set(readable.body, Array.isArray(projects) ? projects.map((p) => idText(field(p, 'id'))) : undefined);
+  }
+  return idsOfBody.get(readable.body);
 }
+
+const sameIds = (a: string[], b: string[]) => a === b || (a.length === b.length && a.every((id, i) => id === b[i]));
 
 // A set: lists of a hundred thousand projects are compared here.
 function only(ids: string[] | undefined, others: string[] | undefined): string[] | undefined {
@@ -60,7 +69,7 @@ function archivedEffect(answers: Answers, check: ClauseCheck): void {
     counts: { withoutParameter: none?.length, archivedTrue: yes?.length, archivedFalse: no?.length },
     onlyWithArchivedTrue: only(yes, none),
     missingWithArchivedTrue: only(none, yes),
-    archivedFalseSameAsWithout: none !== undefined && no !== undefined && none.join() === no.join(),
+    archivedFalseSameAsWithout: none !== undefined && no !== undefined && sameIds(none, no),
   });
 }
 

@@ -40,3 +40,14 @@ test('answers with one body text are read once, and a violation in it is reporte
     ['/api/admin/projects?archived=false', '/projects/0/health'],
   ]);
 });
+
+test('the archived observation tells lists apart by their ids, not by the ids joined into one text', () => {
+  const recording = recordInProcess(undefined);
+  const list = (ids: string[]) => JSON.stringify({ version: 1, projects: ids.map((id) => ({ id, name: id })) });
+  for (const e of recording.exchanges.filter((x) => x.request.credential === 'admin')) {
+    if (e.request.path === '/api/admin/projects') Object.assign(e, { bodyText: list(['a,b']) });
+    if (e.request.path === '/api/admin/projects?archived=false') Object.assign(e, { bodyText: list(['a', 'b']) });
+  }
+  const effect = judge(recording, REFERENCE_INPUT).find((c) => c.clause === 'projects.observe.archived-effect')!;
+  expect(effect.observations).toMatchObject({ counts: { withoutParameter: 1, archivedFalse: 2 }, archivedFalseSameAsWithout: false });
+});
