@@ -3,24 +3,31 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../harness/config.ts';
+import { ConfigError } from '../../harness/config-error.ts';
+import { loadTargets } from '../../harness/targets.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
 // Issue 4, part 2: a configuration mistake stops the run before any request, with exit code 2 and one
-// line that says what to fix.
+// line that says what to fix. Each mistake is read as data, by the function the Playwright config calls;
+// a few, one of each kind of source, also run as a black box to prove the wiring (the exit code, the line,
+// the report folder, no request).
 
 interface Mistake {
   title: string;
   /** The run's environment, given a loopback target that records requests and a scratch folder. */
   env(targetUrl: string, dir: string): Record<string, string>;
   line: string;
-  /** The mistake is in the report folder itself, so no report can be written there. */
+  /** The mistake is in the report folder itself, so no report can be written there (and only a run takes the folder). */
   noReport?: true;
+  /** Also run as a black box. */
+  run?: true;
 }
 
 const MISTAKES: Mistake[] = [
   {
     title: 'an empty base URL and admin token, as a CI job whose secrets are missing gives them',
+    run: true,
     env: () => ({ CONFORMANCE_BASE_URL: '', CONFORMANCE_ADMIN_TOKEN: '' }),
     line: 'CONFORMANCE_BASE_URL is set but empty in the environment: give it a value or unset it (a CI secret that is missing arrives empty)',
   },
@@ -31,6 +38,7 @@ const MISTAKES: Mistake[] = [
   },
   {
     title: 'a misspelt variable',
+    run: true,
     env: (url) => ({ CONFORMANCE_BASEURL: url, CONFORMANCE_ADMIN_TOKEN: 'a-token-of-the-deployment' }),
     line: 'the environment sets CONFORMANCE_BASEURL, which the suite does not know; did you mean CONFORMANCE_BASE_URL? (admin-api-conformance --help lists them)',
   },
@@ -80,6 +88,7 @@ const MISTAKES: Mistake[] = [
   },
   {
     title: 'an unquoted Unleash admin token in the target file, which YAML reads as an alias',
+    run: true,
     env: (url, dir) => {
       const file = path.join(dir, 'target.yaml');
       writeFileSync(file, `baseUrl: ${url}\nadminToken: *:*.d3adb33fcafe0123456789\n`);
@@ -128,6 +137,7 @@ const MISTAKES: Mistake[] = [
   },
   {
     title: 'two target files whose names differ only in case',
+    run: true,
     env: (url, dir) => {
       const files = ['Staging', 'staging'].map((name, i) => {
         const file = path.join(dir, `t${i}.yaml`);
@@ -145,7 +155,28 @@ const MISTAKES: Mistake[] = [
   },
 ];
 
-for (const mistake of MISTAKES) {
+for (const mistake of MISTAKES.filter((m) => !m.noReport)) {
+  test(`${mistake.title} is a configuration error whose one line says what to fix`, async () => {
+    const target = await recordingReference();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-config-'));
+    try {
+      let thrown: unknown;
+      try {
+        loadTargets(mistake.env(target.url, dir), dir);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message).toBe(mistake.line.replace('$DIR', dir));
+      expect(target.seen).toEqual([]);
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const mistake of MISTAKES.filter((m) => m.run || m.noReport)) {
   test(`${mistake.title} stops the run before any request, with exit code 2 and one line saying what to fix`, async () => {
     const target = await recordingReference();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-config-'));
