@@ -11,13 +11,19 @@ function shellQuote(text: string): string {
   return `"${text.replace(/["\\`$]/g, '\\$&')}"`;
 }
 
+// The markers that stand for secrets, as redact.ts writes them: in a curl line, shell variables.
+const MARKER = /\\\$(TOKEN|FORBIDDEN_TOKEN(?:_[A-Z0-9]+)*|SIGNUP_TOKEN_[0-9]+)(?![A-Za-z0-9_])/g;
+
+/** A URL in double quotes for the shell: everything as written, but each secret's marker a variable the shell expands. */
+const shellUrl = (url: string) => shellQuote(url).replace(MARKER, '$${$1}');
+
 /** A curl line that repeats the request, secrets left as shell variables. */
 export function curlLine(exchange: Exchange, secrets: Secrets): string {
   const { credential } = exchange.request;
   const header = credential === 'invalid' ? 'an-invalid-token' : credential === 'none' ? undefined : secrets.placeholderOf(credential);
   // The placeholder is a shell variable: double quotes let the shell expand it.
   const auth = header === undefined ? '' : ` -H "authorization: ${header}"`;
-  return `curl -sS -i${auth} ${shellQuote(secrets.redact(exchange.url))}`;
+  return `curl -sS -i${auth} ${shellUrl(secrets.redact(exchange.url))}`;
 }
 
 /** A text of the target's as evidence shows it: hidden characters escaped (so that no escape can spell a secret after redaction), then every secret replaced. */
