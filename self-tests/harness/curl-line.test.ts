@@ -24,6 +24,7 @@ function argumentsOf(line: string): string[] {
 
 test('a secret in the path is a shell variable in the curl line, like the token in the header', () => {
   const line = curlLine(exchangeTo('http://127.0.0.1:4242/api/admin/invite-link/tokens/c0ffee00aa11bb22'), secrets);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, as the curl line writes it
   expect(line).toBe('curl -sS -i -H "authorization: $TOKEN" "http://127.0.0.1:4242/api/admin/invite-link/tokens/${SIGNUP_TOKEN_2}"');
   expect(argumentsOf(line)).toEqual(['-sS', '-i', '-H', 'authorization: T', 'http://127.0.0.1:4242/api/admin/invite-link/tokens/S2']);
 });
