@@ -1,15 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { answeringWith, expectRun, reasonOf, recordingReference, redirectingTo, runAgainst, withServer } from '../support/hostile-servers.ts';
+import { judgeAgainst } from '../support/judge-against.ts';
 
 // Issue 4, part 1: redirects are reported and never followed; a server error is no verdict; a status
-// the document does not list fails the authentication clauses; none of them is ever passed.
+// the document does not list fails the authentication clauses; none of them is ever passed. Each target
+// is judged in this process over the real transport; one run of the command proves the exit code.
 
 test('a redirect to another origin is never followed, and the authorization header never reaches that origin', async () => {
   await withServer(recordingReference(), (elsewhere) =>
     withServer(redirectingTo(elsewhere.url), async (redirecting) => {
-      const run = await runAgainst(redirecting.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
-      expectRun(run, 'fail', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'failed' });
-      expect(reasonOf(run, 'projects.list.required')).toContain(
+      const judged = await judgeAgainst(redirecting.url);
+      expect(judged.statuses).toMatchObject({
+        'projects.response.json': 'errored',
+        'projects.list.required': 'errored',
+        'auth.projects.missing-header': 'failed',
+      });
+      expect(reasonOf(judged, 'projects.list.required')).toContain(
         `answered 302, a redirect to ${elsewhere.url}/api/admin/projects; the suite never follows redirects`,
       );
       expect(redirecting.seen.some((r) => r.authorization !== undefined)).toBe(true);
@@ -18,7 +24,7 @@ test('a redirect to another origin is never followed, and the authorization head
   );
 });
 
-test('a 500 on every request gives no verdict: the data and the authentication clauses are errored', async () => {
+test('a 500 on every request gives no verdict: the data and the authentication clauses are errored, exit code 3', async () => {
   await withServer(answeringWith(500), async (server) => {
     const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'error.projects.401']);
     expectRun(run, 'error', { 'projects.list.required': 'errored', 'auth.projects.missing-header': 'errored', 'error.projects.401': 'errored' });
@@ -31,22 +37,26 @@ test('a 503 to one request errors only the clauses that needed that answer', asy
   const noHeaderProjects = (req: { url?: string; headers: { authorization?: string } }) =>
     req.url === '/api/admin/projects' && req.headers.authorization === undefined;
   await withServer(answeringWith(503, noHeaderProjects), async (server) => {
-    const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'auth.projects.invalid-token', 'error.projects.401']);
-    expectRun(run, 'error', {
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
       'projects.list.required': 'passed',
       'auth.projects.missing-header': 'errored',
       'auth.projects.invalid-token': 'passed',
       'error.projects.401': 'errored',
     });
-    expect(reasonOf(run, 'auth.projects.missing-header')).toContain('GET /api/admin/projects → 503: answered 503, a server error');
+    expect(reasonOf(judged, 'auth.projects.missing-header')).toContain('GET /api/admin/projects → 503: answered 503, a server error');
   });
 });
 
 test('a status the document does not list (418) fails the authentication clauses and errors the data clauses', async () => {
   await withServer(answeringWith(418), async (server) => {
-    const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'auth.signup-token.invalid-token']);
-    expectRun(run, 'fail', { 'projects.list.required': 'errored', 'auth.projects.missing-header': 'failed', 'auth.signup-token.invalid-token': 'failed' });
-    expect(reasonOf(run, 'projects.list.required')).toContain('answered 418 where the document gives 200');
-    expect(reasonOf(run, 'auth.projects.missing-header')).toContain('received status 418; the document requires status 401');
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
+      'projects.list.required': 'errored',
+      'auth.projects.missing-header': 'failed',
+      'auth.signup-token.invalid-token': 'failed',
+    });
+    expect(reasonOf(judged, 'projects.list.required')).toContain('answered 418 where the document gives 200');
+    expect(reasonOf(judged, 'auth.projects.missing-header')).toContain('received status 418; the document requires status 401');
   });
 });

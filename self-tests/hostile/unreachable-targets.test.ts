@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { neverAnswers, refusingUrl, resetMidBody, runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
+import { clauseWords, judgeAgainst, type JudgedRun } from '../support/judge-against.ts';
 import type { SuiteRun } from '../support/run-suite.ts';
 
 // Issue 4, part 1: a target that cannot be read at all stops the run with one message, never a hang.
+// Which target stops the run is judged in this process over the real transport; runs of the command
+// prove the exit code, the printed message and the bounds on the run's time.
 
 // Each run stops before the first check, so which checks are selected hardly matters; few keeps it quick.
 const SELECTED = ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'];
@@ -23,33 +26,44 @@ function expectRunStopped(run: SuiteRun, reason: RegExp): void {
   expect(output).not.toMatch(STACK_FRAME);
 }
 
+/** What the report of a stopped run says, as judged in this process: no clause judged, the reason as the run's error. */
+function expectJudgedStopped(judged: JudgedRun, reason: RegExp): void {
+  expect(judged.completed).toBe(false);
+  expect(new Set(Object.values(judged.statuses))).toEqual(new Set(['errored']));
+  expect(judged.error).toMatch(reason);
+}
+
 test('a port with nothing listening stops the run as errored, naming the refused connection', async () => {
-  const run = await runAgainst(await refusingUrl(), SELECTED);
-  expectRunStopped(
-    run,
+  const judged = await judgeAgainst(await refusingUrl());
+  expectJudgedStopped(
+    judged,
     /conformance run stopped: no request to http:\/\/127\.0\.0\.1:\d+ got an answer: 127\.0\.0\.1:\d+ refused the connection: nothing listens there; check CONFORMANCE_BASE_URL \(ECONNREFUSED\)/,
   );
-  expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
 });
 
 test('a connection reset in the middle of every body stops the run as errored, naming the reset', async () => {
   await withServer(resetMidBody(), async (server) => {
-    const run = await runAgainst(server.url, SELECTED);
-    expectRunStopped(
-      run,
+    const judged = await judgeAgainst(server.url);
+    expectJudgedStopped(
+      judged,
       /answered no request completely: GET \/api\/admin\/\S+: the body broke off after status 200: (the target reset the connection \(ECONNRESET\)|the target closed the connection before the end of the body \(UND_ERR_SOCKET\)|the connection ended before the body reached its Content-Length)/,
     );
-    expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
   });
 });
 
-test('a server that accepts and never answers is given up on after CONFORMANCE_TIMEOUT_MS per request', async () => {
+test('a server that accepts and never answers is given up on after CONFORMANCE_TIMEOUT_MS per request, in the report as in process', async () => {
   await withServer(neverAnswers(), async (server) => {
-    const run = await runAgainst(server.url, SELECTED, { CONFORMANCE_TIMEOUT_MS: '1500' });
+    const variables = { CONFORMANCE_TIMEOUT_MS: '1500' };
+    // Side by side, so that the run in this process waits out the same timeouts as the command.
+    const [run, judged] = await Promise.all([runAgainst(server.url, SELECTED, variables), judgeAgainst(server.url, variables)]);
     expectRunStopped(run, /no request to http:\/\/127\.0\.0\.1:\d+ got an answer: no answer within 1500 ms \(CONFORMANCE_TIMEOUT_MS\)/);
-    expect(server.seen.length).toBeGreaterThan(0);
+    // The command's requests reached the server, besides the ones sent from this process.
+    expect(server.seen.length).toBeGreaterThan(judged.recording.exchanges.length);
     expect(run.durationMs).toBeGreaterThanOrEqual(1500);
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
+    // The report says, word for word, what the judge in this process says of the same target.
+    expect(judged.error).toBe(run.report?.errors[0]);
+    expect(clauseWords(judged, SELECTED)).toEqual(clauseWords(run, SELECTED));
   });
 });
 

@@ -11,13 +11,16 @@ import {
   withServer,
   wrongContentType,
 } from '../support/hostile-servers.ts';
+import { clauseWords, judgeAgainst } from '../support/judge-against.ts';
 
 // Issue 4, part 1: bodies the suite cannot read. The JSON clause fails for a 200 that is not JSON;
-// the clauses that needed the body are errored; none of them is ever passed.
+// the clauses that needed the body are errored; none of them is ever passed. Each target is judged in
+// this process over the real transport; one run of the command proves the exit code and the report agree.
 
-test('an HTML login page answered 200 fails the JSON and authentication clauses and errors the clauses that needed JSON', async () => {
+test('an HTML login page answered 200 fails the JSON and authentication clauses and errors the clauses that needed JSON, in the report as in process', async () => {
   await withServer(htmlLoginPage(), async (server) => {
-    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
+    const selected = ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'];
+    const run = await runAgainst(server.url, selected);
     expectRun(run, 'fail', {
       'projects.response.json': 'failed',
       'projects.list.required': 'errored',
@@ -27,56 +30,58 @@ test('an HTML login page answered 200 fails the JSON and authentication clauses 
     expect(reasonOf(run, 'projects.response.json')).toContain('the body is not JSON');
     expect(reasonOf(run, 'projects.list.required')).toContain('GET /api/admin/projects → 200: the body is not JSON');
     expect(reasonOf(run, 'auth.projects.missing-header')).toContain('received status 200; the document requires status 401');
+
+    // The report says, word for word, what the judge in this process says of the same target.
+    expect(clauseWords(await judgeAgainst(server.url), selected)).toEqual(clauseWords(run, selected));
   });
 });
 
 test('JSON labelled text/plain fails the JSON clause and the error-answer clause, while the fields are still judged', async () => {
   await withServer(wrongContentType(), async (server) => {
-    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
-    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'passed', 'error.projects.401': 'failed' });
-    expect(reasonOf(run, 'projects.response.json')).toContain(
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({ 'projects.response.json': 'failed', 'projects.list.required': 'passed', 'error.projects.401': 'failed' });
+    expect(reasonOf(judged, 'projects.response.json')).toContain(
       'received content-type "text/plain; charset=utf-8"; the document requires content-type application/json',
     );
-    expect(reasonOf(run, 'error.projects.401')).toContain('content-type "text/plain; charset=utf-8"');
+    expect(reasonOf(judged, 'error.projects.401')).toContain('content-type "text/plain; charset=utf-8"');
   });
 });
 
 test('truncated JSON fails the JSON clauses and errors the clauses that needed the body', async () => {
   await withServer(truncatedJson(), async (server) => {
-    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'error.projects.401']);
-    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'error.projects.401': 'failed' });
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({ 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'error.projects.401': 'failed' });
     for (const id of ['projects.response.json', 'projects.list.required', 'error.projects.401'])
-      expect(reasonOf(run, id)).toMatch(/the body is not JSON: .+ at line \d+, column \d+/);
+      expect(reasonOf(judged, id)).toMatch(/the body is not JSON: .+ at line \d+, column \d+/);
   });
 });
 
 test('a body that is not valid UTF-8 fails the JSON clause and errors the clauses that needed it', async () => {
   await withServer(invalidUtf8(), async (server) => {
-    const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header']);
-    expectRun(run, 'fail', { 'projects.response.json': 'failed', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'passed' });
-    for (const id of ['projects.response.json', 'projects.list.required']) expect(reasonOf(run, id)).toContain('the body is not valid UTF-8');
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
+      'projects.response.json': 'failed',
+      'projects.list.required': 'errored',
+      'auth.projects.missing-header': 'passed',
+    });
+    for (const id of ['projects.response.json', 'projects.list.required']) expect(reasonOf(judged, id)).toContain('the body is not valid UTF-8');
   });
 });
 
 test('JSON nested a hundred thousand levels deep is errored with the limit named, not a stack overflow', async () => {
   await withServer(deeplyNestedJson(100_000), async (server) => {
-    const run = await runAgainst(server.url, [
-      'projects.response.json',
-      'projects.list.required',
-      'projects.observe.unknown-fields',
-      'auth.projects.missing-header',
-    ]);
-    expectRun(run, 'error', {
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
       'projects.response.json': 'errored',
       'projects.list.required': 'errored',
       'projects.observe.unknown-fields': 'errored',
       'auth.projects.missing-header': 'passed',
     });
-    expect(run.report?.completed).toBe(true);
+    expect(judged.completed).toBe(true);
     for (const id of ['projects.response.json', 'projects.list.required', 'projects.observe.unknown-fields']) {
-      expect(reasonOf(run, id)).toContain('the JSON body nests deeper than 512 levels');
+      expect(reasonOf(judged, id)).toContain('the JSON body nests deeper than 512 levels');
     }
-    expect(run.stdout + run.stderr).not.toContain('Maximum call stack size exceeded');
+    expect(Object.values(judged.reasons).join('\n')).not.toContain('Maximum call stack size exceeded');
   });
 });
 
@@ -84,12 +89,14 @@ for (const declareLength of [false, true]) {
   const how = declareLength ? 'announced by content-length' : 'streamed without a length';
   test(`a body larger than CONFORMANCE_MAX_BODY_BYTES, ${how}, is cut off and errored`, async () => {
     await withServer(hugeBody({ declareLength }), async (server) => {
-      const run = await runAgainst(server.url, ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'], {
-        CONFORMANCE_MAX_BODY_BYTES: '65536',
+      const judged = await judgeAgainst(server.url, { CONFORMANCE_MAX_BODY_BYTES: '65536' });
+      expect(judged.statuses).toMatchObject({
+        'projects.response.json': 'errored',
+        'projects.list.required': 'errored',
+        'auth.projects.missing-header': 'passed',
       });
-      expectRun(run, 'error', { 'projects.response.json': 'errored', 'projects.list.required': 'errored', 'auth.projects.missing-header': 'passed' });
       for (const id of ['projects.response.json', 'projects.list.required']) {
-        expect(reasonOf(run, id)).toContain('the body is larger than 65536 bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped');
+        expect(reasonOf(judged, id)).toContain('the body is larger than 65536 bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped');
       }
       // The server stops when the client goes away: far less than the 256 MiB it would send to a reader.
       expect(server.sentBytes()).toBeLessThan(32 * 1024 * 1024);
