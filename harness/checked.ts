@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { closest } from './closest.ts';
 import { compiledSchema } from './compiled-schemas.ts';
 
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
@@ -47,10 +48,21 @@ function validatorOf(schemaFile: URL): ValidateFunction {
   return validate;
 }
 
+/**
+ * A key the schema does not know, quoted only as a misspelling of one it does: anything else may be a secret
+ * written where a key goes (a token on a line of its own with a colon after it).
+ */
+function unknownKey(at: string, key: string, parentSchema: unknown): string {
+  const properties = (parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const meant = closest(key, Object.keys(properties));
+  if (meant === undefined) return `${at} has a key it does not know (not shown, as it may be a secret)`;
+  return `${at} has an unknown key "${key}"; did you mean "${meant}"?`;
+}
+
 /** One error in words, without the value: where, and what the schema wanted. */
 export function describeSchemaError(error: ErrorObject): string {
   const at = error.instancePath === '' ? 'the top level' : error.instancePath.slice(1).replace(/\//g, '.');
-  if (error.keyword === 'additionalProperties') return `${at} has an unknown key "${error.params.additionalProperty}"`;
+  if (error.keyword === 'additionalProperties') return unknownKey(at, String(error.params.additionalProperty), error.parentSchema);
   if (error.keyword === 'required') return `${at} lacks "${error.params.missingProperty}"`;
   if (error.keyword === 'type' && error.data === null) return `${at} is empty`;
   if (error.keyword === 'type') return `${at} must be ${error.params.type === 'string' ? 'a string (quote it in YAML)' : `of type ${error.params.type}`}`;

@@ -57,3 +57,19 @@ test('with several target files, each file states its own product, never the env
     expect(() => loadTargets({ CONFORMANCE_TARGETS: 'a.yaml,b.yaml', CONFORMANCE_PRODUCT_NAME: 'x' }, dir)).toThrow('unset CONFORMANCE_PRODUCT_NAME');
   });
 });
+
+test('a key the target file does not know is quoted only as a misspelling of one it does, since a secret may stand there', () => {
+  const secret = 'c0ffee00aa11bb22cc33dd44';
+  const message = (text: string) => {
+    try {
+      inFolder({ 'target.yaml': text }, (dir) => loadConfig({ CONFORMANCE_TARGET: 'target.yaml' }, dir));
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'no error';
+  };
+  expect(message(`${TARGET_FILE}baseURL: http://127.0.0.1:9\n`)).toContain('has an unknown key "baseURL"; did you mean "baseUrl"?');
+  const quoted = message(`${TARGET_FILE}${secret}:\n`);
+  expect(quoted).toContain('has a key it does not know (not shown, as it may be a secret)');
+  expect(quoted).not.toContain(secret);
+});
