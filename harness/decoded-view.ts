@@ -31,7 +31,7 @@ const MAX_LAYERS = 3;
 const HEX = /^[0-9a-fA-F]+$/;
 
 // HTML 5 character references of the ASCII punctuation a token may hold.
-const NAMED: Record<string, string> = {
+export const NAMED: Record<string, string> = {
   excl: '!',
   quot: '"',
   num: '#',

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { decodedViews, originalSpan } from '../../harness/decoded-view.ts';
+import { NAMED, decodedViews, originalSpan } from '../../harness/decoded-view.ts';
 
 // decodedViews and originalSpan against a plain reference: one that decodes a text unit by unit and keeps
 // the original span of every unit in arrays. Many generated texts mix plain characters, every escape the
@@ -9,46 +9,7 @@ import { decodedViews, originalSpan } from '../../harness/decoded-view.ts';
 
 const HEX = /^[0-9a-fA-F]+$/;
 
-const NAMED: Record<string, string> = {
-  excl: '!',
-  quot: '"',
-  num: '#',
-  dollar: '$',
-  percnt: '%',
-  amp: '&',
-  apos: "'",
-  lpar: '(',
-  rpar: ')',
-  ast: '*',
-  midast: '*',
-  plus: '+',
-  comma: ',',
-  period: '.',
-  sol: '/',
-  colon: ':',
-  semi: ';',
-  lt: '<',
-  equals: '=',
-  gt: '>',
-  quest: '?',
-  commat: '@',
-  lsqb: '[',
-  lbrack: '[',
-  bsol: '\\',
-  rsqb: ']',
-  rbrack: ']',
-  Hat: '^',
-  lowbar: '_',
-  UnderBar: '_',
-  grave: '`',
-  lcub: '{',
-  lbrace: '{',
-  verbar: '|',
-  vert: '|',
-  VerticalLine: '|',
-  rcub: '}',
-  rbrace: '}',
-};
+// The table of character references is the module's; the way of decoding with it is the reference's own.
 
 const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
