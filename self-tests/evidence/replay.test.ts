@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from '../../harness/config-error.ts';
+import { loadTargets } from '../../harness/targets.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { tamperedCopy, unpack } from '../support/bundles.ts';
@@ -45,11 +47,11 @@ test("a replay sends no request and gives the live run's conformance.json, apart
 });
 
 test('a replay of a bundle whose digests do not hold, or beside a target setting, is a configuration error', async () => {
+  // Read as the Playwright config reads it: configuration errors end a run there with their line (self-tests/config).
   const tampered = tamperedCopy(await unpack(bundle), 'exchanges.json', (text) => text.replace('\\"health\\":100', '\\"health\\":900'));
-  const refused = await runSuite({ CONFORMANCE_REPLAY: tampered });
-  expect(refused.exitCode).toBe(2);
-  expect(refused.stderr).toContain(`CONFORMANCE_REPLAY: the bundle ${tampered} does not hold (exchanges.json: changed`);
-  const both = await runSuite({ CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x-token-0123' });
-  expect(both.exitCode).toBe(2);
-  expect(both.stderr).toContain('CONFORMANCE_REPLAY takes the target from the bundle: unset CONFORMANCE_BASE_URL');
+  const refusal = (env: Record<string, string>) => () => loadTargets(env, path.dirname(bundle));
+  expect(refusal({ CONFORMANCE_REPLAY: tampered })).toThrow(ConfigError);
+  expect(refusal({ CONFORMANCE_REPLAY: tampered })).toThrow(`CONFORMANCE_REPLAY: the bundle ${tampered} does not hold (exchanges.json: changed`);
+  const both = { CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x-token-0123' };
+  expect(refusal(both)).toThrow('CONFORMANCE_REPLAY takes the target from the bundle: unset CONFORMANCE_BASE_URL');
 });
