@@ -13,8 +13,8 @@ import type { Ajv, ValidateFunction } from 'ajv';
 const require = createRequire(import.meta.url);
 const AJV_VERSION: string = require('ajv/package.json').version;
 
-/** Overrides where the compiled schemas are kept; the self-tests use it to start from an empty cache. */
-export const CACHE_VARIABLE = 'ADMIN_API_CONFORMANCE_SCHEMA_CACHE';
+/** Overrides where the suite keeps what it derives from its own files; the self-tests use it to start from an empty cache. */
+export const CACHE_VARIABLE = 'ADMIN_API_CONFORMANCE_CACHE';
 
 /** The package's root: this file is in harness/ of a clone, or in dist/harness/ of the installed package. */
 function packageRoot(): string {
@@ -22,10 +22,13 @@ function packageRoot(): string {
   return [path.dirname(here), path.dirname(path.dirname(here))].find((dir) => existsSync(path.join(dir, 'package.json'))) ?? here;
 }
 
-/** Where compiled schemas are kept: node_modules/.cache, as other tools keep theirs. */
-export function cacheDir(env: Record<string, string | undefined> = process.env): string {
-  return env[CACHE_VARIABLE] || path.join(packageRoot(), 'node_modules', '.cache', 'admin-api-conformance', 'schemas');
+/** Where the suite keeps what it derives from its own files: node_modules/.cache, as other tools keep theirs. */
+export function cacheRoot(env: Record<string, string | undefined> = process.env): string {
+  return env[CACHE_VARIABLE] || path.join(packageRoot(), 'node_modules', '.cache', 'admin-api-conformance');
 }
+
+/** Where compiled schemas are kept. */
+export const cacheDir = (env: Record<string, string | undefined> = process.env) => path.join(cacheRoot(env), 'schemas');
 
 /** What a compiled schema is made from; the same description always gives the same validator. */
 export interface SchemaSource {
@@ -69,7 +72,7 @@ function load(file: string, formats: Record<string, unknown>): ValidateFunction 
 }
 
 /** Writes whole or not at all: a run killed halfway, or another run writing the same file, leaves no part of one. */
-function store(file: string, text: string): void {
+export function store(file: string, text: string): void {
   const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { isAlias, parseDocument, visit, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node } from 'yaml';
 import { ConfigError } from './config-error.ts';
+
+// Loaded when a YAML file is read, not with this module: a run configured by its environment reads none.
+const require = createRequire(import.meta.url);
+const yaml = () => require('yaml') as typeof import('yaml');
 
 /**
  * A YAML file's content. Errors name the file, the kind of mistake and where it is, and never the text:
@@ -13,6 +18,7 @@ export function readYamlFile(file: string, what: string): unknown {
   } catch (error) {
     throw new ConfigError(`${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  const { isAlias, parseDocument, visit } = yaml();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const mistake = (code: string, offset: number) => {
     const [line, column] = lineAndColumn(text, offset);

@@ -15,6 +15,7 @@ interface Judged {
   judged: unknown;
   files: unknown;
   ajvCompilerLoaded: boolean;
+  yamlLoaded: boolean;
 }
 
 function judgeEveryVariant(cache: string): Judged {
@@ -28,27 +29,36 @@ function judgeEveryVariant(cache: string): Judged {
 
 test.describe.configure({ timeout: 60_000 });
 
-test('judging from the cache of compiled schemas gives every verdict and violation that compiling gives; a damaged cache is compiled again, one that cannot be made costs a compile', () => {
+test('judging from the cache of compiled schemas and of the catalogue gives every verdict and violation that compiling gives; a damaged cache is made again, one that cannot be made costs a compile', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
   const cache = path.join(dir, 'cache');
   try {
+    const schemas = path.join(cache, 'schemas');
     const cold = judgeEveryVariant(cache);
-    expect(cold.ajvCompilerLoaded).toBe(true);
-    const kept = new Map(readdirSync(cache).map((name) => [name, readFileSync(path.join(cache, name), 'utf8')]));
+    expect([cold.ajvCompilerLoaded, cold.yamlLoaded]).toEqual([true, true]);
+    const kept = new Map(readdirSync(schemas).map((name) => [name, readFileSync(path.join(schemas, name), 'utf8')]));
     expect(kept.size).toBeGreaterThan(0);
+    const [catalogue] = readdirSync(path.join(cache, 'catalogue')).map((name) => path.join(cache, 'catalogue', name));
 
     const warm = judgeEveryVariant(cache);
     expect(warm.ajvCompilerLoaded, 'every schema came from the cache').toBe(false);
+    expect(warm.yamlLoaded, 'the catalogue came from the cache').toBe(false);
     expect(warm.judged).toEqual(cold.judged);
     expect(warm.files).toEqual(cold.files);
 
     // Cut short, emptied, or not code at all: each such file is compiled again, and replaced by what a compile writes.
-    [...kept.keys()].forEach((name, i) => writeFileSync(path.join(cache, name), ['', 'module.exports = 42;', 'module.exports = function (', '\u0000'][i % 4]));
+    [...kept.keys()].forEach((name, i) =>
+      writeFileSync(path.join(schemas, name), ['', 'module.exports = 42;', 'module.exports = function (', '\u0000'][i % 4]),
+    );
+    const catalogueKept = readFileSync(catalogue, 'utf8');
+    writeFileSync(catalogue, '[{"id": "not.a.clause"}]');
     const damaged = judgeEveryVariant(cache);
     expect(damaged.ajvCompilerLoaded).toBe(true);
     expect(damaged.judged).toEqual(cold.judged);
     expect(damaged.files).toEqual(cold.files);
-    expect(new Map([...kept.keys()].map((name) => [name, readFileSync(path.join(cache, name), 'utf8')])), 'the damaged files were replaced').toEqual(kept);
+    expect(damaged.yamlLoaded).toBe(true);
+    expect(new Map([...kept.keys()].map((name) => [name, readFileSync(path.join(schemas, name), 'utf8')])), 'the damaged files were replaced').toEqual(kept);
+    expect(readFileSync(catalogue, 'utf8'), 'the damaged catalogue was replaced').toBe(catalogueKept);
 
     // A file where the folder would be: no user, root included, can make the folder there.
     const blocked = path.join(dir, 'a-file');
