@@ -4,6 +4,15 @@
 // in part), in HTML (&#42;, &ast;), in a JSON pointer (~1), or in several of these nested.
 // A layer keeps only the escapes it decoded, not a record per unit: a body of tens of MiB with a few escapes
 // in it costs those escapes and one copy of its text, and only a scan when none of them decodes.
+// A target may also wrap what it echoes: base64 in lines of 76 (MIME) or 64 (PEM) characters, or a secret
+// split across two lines, raw or as \n inside a JSON string. A text in which any layer holds a line break
+// therefore also gets views without line breaks: the text with every stretch that some layer decodes to a
+// line break taken out (a raw CR or LF, an escaped one such as \n or %0A, one escaped twice such as \\n) and
+// nothing else decoded, then the layers decoded from that, in which an escaped line break decodes to nothing.
+// A stretch taken out is kept as an escape that decoded to empty text, so these views, too, keep records
+// of their line breaks and escapes only. A secret split by an escaped line break is found as it was written, even one
+// that holds text a layer would decode ("~1"); one escaped and then wrapped is found in a later layer, even
+// where a line break cuts an escape in two ("%3" at the end of a line, "A" at the start of the next).
 
 /** One layer of decoding: its text, and where each UTF-16 unit of it came from (originalSpan tells). */
 export interface View {
@@ -25,7 +34,10 @@ interface Decoding {
   belowTo: number[];
 }
 
-/** At most this many layers are decoded: a secret escaped for a URL, then for JSON, then once more. */
+/**
+ * At most this many layers are decoded: a secret escaped for a URL, then for JSON, then once more. Taking
+ * the line breaks out is no layer of its own: the views without them are decoded as deep.
+ */
 const MAX_LAYERS = 3;
 
 const HEX = /^[0-9a-fA-F]+$/;
@@ -187,46 +199,150 @@ function endOf(view: View, i: number): number {
   return decoding && inside(view, i) ? endOf(decoding.below, unitsBelow(decoding, i)[1]) : i + 1;
 }
 
-/**
- * The next layer of a view, or undefined when nothing in it is escaped. Only where an escape may start is
- * anything tried; the text between decoded escapes is copied in slices.
- */
-function decodeOnce(view: View): View | undefined {
-  const { text } = view;
-  const decoding: Decoding = { below: view, from: [], to: [], belowFrom: [], belowTo: [] };
+const isLineBreak = (unit: string | undefined) => unit === '\n' || unit === '\r';
+
+/** A layer being decoded from the view below it, one escape at a time and in order. */
+interface Layer {
+  /** The escape at units [at, at + length) of the view below decodes to `text`. */
+  add(at: number, length: number, text: string): void;
+  /** The decoded view, or undefined when no escape was added. */
+  done(): View | undefined;
+}
+
+/** A layer over `below`: the text between two escapes is copied in slices. */
+function layerOver(below: View): Layer {
+  const decoding: Decoding = { below, from: [], to: [], belowFrom: [], belowTo: [] };
   const pieces: string[] = [];
   let copied = 0;
   let length = 0;
-  const candidates = /[\\%&~]/g;
-  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
-    const i = match.index;
-    const decoded = decodedAt(text, i);
-    if (!decoded) continue;
-    const at = length + (i - copied);
-    pieces.push(text.slice(copied, i), decoded.text);
-    length = at + decoded.text.length;
-    copied = i + decoded.length;
-    decoding.from.push(at);
-    decoding.to.push(length);
-    decoding.belowFrom.push(i);
-    decoding.belowTo.push(copied);
-    // What an escape took is not looked at again: "\\u0041" is an escaped backslash, then "u0041".
-    candidates.lastIndex = copied;
-  }
-  if (pieces.length === 0) return undefined;
-  pieces.push(text.slice(copied));
-  return { text: pieces.join(''), decoding };
+  return {
+    add(at, taken, text) {
+      const from = length + (at - copied);
+      pieces.push(below.text.slice(copied, at), text);
+      length = from + text.length;
+      copied = at + taken;
+      decoding.from.push(from);
+      decoding.to.push(length);
+      decoding.belowFrom.push(at);
+      decoding.belowTo.push(copied);
+    },
+    done() {
+      if (pieces.length === 0) return undefined;
+      pieces.push(below.text.slice(copied));
+      return { text: pieces.join(''), decoding };
+    },
+  };
 }
 
-/** The text itself, then each layer of it decoded, as long as decoding changes anything. */
-export function decodedViews(text: string): View[] {
-  const views: View[] = [{ text }];
-  for (let layer = 0; layer < MAX_LAYERS; layer++) {
-    const next = decodeOnce(views[views.length - 1]);
+/** What decoding learns of a text's line breaks, and what it does with escaped ones. */
+interface LineBreaks {
+  /** An escaped line break decodes to nothing: for the views without line breaks. */
+  drop: boolean;
+  /** Whether the text itself holds one. */
+  raw: boolean;
+  /** Whether an escape decoded to one. */
+  escaped: boolean;
+}
+
+/**
+ * The next layer of a view, or undefined when nothing in it is escaped. Only where an escape may start is
+ * anything tried. The scan of the text itself notes whether it holds a line break in the same pass, so that
+ * a body is not read a second time for that.
+ */
+function decodeOnce(view: View, lineBreaks: LineBreaks): View | undefined {
+  const { text } = view;
+  const layer = layerOver(view);
+  const original = view.decoding === undefined;
+  let candidates = original ? /[\\%&~\r\n]/g : /[\\%&~]/g;
+  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
+    const i = match.index;
+    if (original && isLineBreak(text[i])) {
+      // One is enough to know: the scan stops at no more of them.
+      lineBreaks.raw = true;
+      candidates = /[\\%&~]/g;
+      candidates.lastIndex = i + 1;
+      continue;
+    }
+    const decoded = decodedAt(text, i);
+    if (!decoded) continue;
+    const lineBreak = isLineBreak(decoded.text);
+    lineBreaks.escaped ||= lineBreak;
+    layer.add(i, decoded.length, lineBreak && lineBreaks.drop ? '' : decoded.text);
+    // What an escape took is not looked at again: "\\u0041" is an escaped backslash, then "u0041".
+    candidates.lastIndex = i + decoded.length;
+  }
+  return layer.done();
+}
+
+/** Each run of CR and LF in a text, as [start, end); found with indexOf, much faster than a pattern. */
+function rawLineBreaks(text: string): [number, number][] {
+  const runs: [number, number][] = [];
+  let [lf, cr] = [text.indexOf('\n'), text.indexOf('\r')];
+  while (lf !== -1 || cr !== -1) {
+    const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+    let end = at + 1;
+    while (isLineBreak(text[end])) end++;
+    runs.push([at, end]);
+    // Each is searched again only once passed: a text with no CR is not scanned for one at every LF.
+    if (lf !== -1 && lf < end) lf = text.indexOf('\n', end);
+    if (cr !== -1 && cr < end) cr = text.indexOf('\r', end);
+  }
+  return runs;
+}
+
+/** The stretches of a decoded view's text that its own escapes turned into a line break (each one unit), in the original text. */
+function decodedLineBreaks(view: View): [number, number][] {
+  const { text, decoding } = view;
+  const stretches: [number, number][] = [];
+  decoding?.from.forEach((from, k) => {
+    if (decoding.to[k] === from + 1 && isLineBreak(text[from])) stretches.push(originalSpan(view, from, from + 1));
+  });
+  return stretches;
+}
+
+/** Every stretch of the original text that one of the views decodes to a line break, in order, those that touch joined. */
+function lineBreakStretches(views: View[], raw: boolean): [number, number][] {
+  const stretches = [...(raw ? rawLineBreaks(views[0].text) : []), ...views.slice(1).flatMap(decodedLineBreaks)];
+  stretches.sort((a, b) => a[0] - b[0]);
+  const joined: [number, number][] = [];
+  for (const [start, end] of stretches) {
+    const last = joined[joined.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else joined.push([start, end]);
+  }
+  return joined;
+}
+
+/** The original text with these stretches taken out, each an escape decoded to nothing. */
+function withoutStretches(original: View, stretches: [number, number][]): View {
+  const layer = layerOver(original);
+  for (const [start, end] of stretches) layer.add(start, end - start, '');
+  return layer.done()!;
+}
+
+/** A view and up to `count` layers decoded from it by `decode`, as long as decoding changes anything. */
+function layers(view: View, count: number, decode: (view: View) => View | undefined): View[] {
+  const views = [view];
+  for (let layer = 0; layer < count; layer++) {
+    const next = decode(views[views.length - 1]);
     if (!next) break;
     views.push(next);
   }
   return views;
+}
+
+/**
+ * The text itself, then each layer of it decoded, as long as decoding changes anything; then, when one of
+ * these holds a line break, the text with every line break taken out, raw or escaped, and each layer
+ * decoded from that.
+ */
+export function decodedViews(text: string): View[] {
+  const lineBreaks: LineBreaks = { drop: false, raw: false, escaped: false };
+  const views = layers({ text }, MAX_LAYERS, (view) => decodeOnce(view, lineBreaks));
+  if (!lineBreaks.raw && !lineBreaks.escaped) return views;
+  const without = withoutStretches(views[0], lineBreakStretches(views, lineBreaks.raw));
+  const dropped: LineBreaks = { drop: true, raw: false, escaped: false };
+  return [...views, ...layers(without, MAX_LAYERS, (view) => decodeOnce(view, dropped))];
 }
 
 /** The [start, end) of the original text that the units [from, to) of a view came from. */

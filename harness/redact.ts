@@ -112,8 +112,10 @@ function replaced(text: string, found: Found[]): string {
 /**
  * Replaces every written form of every secret with its marker: as it is, escaped in any of the ways the
  * decoded views undo (JSON, URL, HTML, JSON pointer, nested), in base64 or base64url at any position of a
- * longer encoded text, and a part of it cut at either end of the text. It works on one value; a caller
- * redacts each value before writing or cutting it, never a serialised report.
+ * longer encoded text, any of these cut by line breaks (base64 wrapped as MIME or PEM wraps it), and a part
+ * of it cut at either end of the text. What is replaced is the whole stretch of the text a match came from,
+ * the line breaks inside it included. It works on one value; a caller redacts each value before writing or
+ * cutting it, never a serialised report.
  */
 export function createRedactor(config: SecretSource): Redactor {
   const secrets = secretMarkers(config).map(([secret, marker]) => ({ marker, needles: needlesOf(secret) }));

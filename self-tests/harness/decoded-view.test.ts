@@ -3,7 +3,8 @@ import { NAMED, decodedViews, originalSpan } from '../../harness/decoded-view.ts
 
 // decodedViews and originalSpan against a plain reference: one that decodes a text unit by unit and keeps
 // the original span of every unit in arrays. Many generated texts mix plain characters, every escape the
-// views undo, escapes nested in escapes, broken and cut-off escapes, and characters beyond ASCII.
+// views undo, escapes nested in escapes, broken and cut-off escapes, characters beyond ASCII, and line
+// breaks, raw or escaped, some of them cutting an escape in two.
 
 // ---- The reference: every unit of every layer, the obvious way ----
 
@@ -80,14 +81,17 @@ interface ReferenceView {
   ends: number[];
 }
 
-function referenceDecodeOnce(view: ReferenceView): ReferenceView | undefined {
+const isLineBreak = (unit: string) => unit === '\n' || unit === '\r';
+
+/** The next layer; with `dropLineBreaks`, an escape that decodes to a line break leaves no unit. */
+function referenceDecodeOnce(view: ReferenceView, dropLineBreaks: boolean): ReferenceView | undefined {
   const { text } = view;
   const out: ReferenceView = { text: '', starts: [], ends: [] };
   let changed = false;
   for (let i = 0; i < text.length; ) {
     const decoded = referenceDecodedAt(text, i);
     const length = decoded?.length ?? 1;
-    const piece = decoded?.text ?? text[i];
+    const piece = decoded && dropLineBreaks && isLineBreak(decoded.text) ? '' : (decoded?.text ?? text[i]);
     for (let k = 0; k < piece.length; k++) {
       out.starts.push(view.starts[i]);
       out.ends.push(view.ends[i + length - 1]);
@@ -99,15 +103,41 @@ function referenceDecodeOnce(view: ReferenceView): ReferenceView | undefined {
   return changed ? out : undefined;
 }
 
-function referenceViews(text: string): ReferenceView[] {
-  const units = Array.from({ length: text.length }, (_, i) => i);
-  const views = [{ text, starts: units, ends: units.map((i) => i + 1) }];
+/** A view and each layer decoded from it, three at most, as long as decoding changes anything. */
+function referenceChain(view: ReferenceView, dropLineBreaks: boolean): ReferenceView[] {
+  const views = [view];
   for (let layer = 0; layer < 3; layer++) {
-    const next = referenceDecodeOnce(views[views.length - 1]);
+    const next = referenceDecodeOnce(views[views.length - 1], dropLineBreaks);
     if (!next) break;
     views.push(next);
   }
   return views;
+}
+
+/** Whether each unit of the original text went into a line break of one of the layers. */
+function inLineBreaks(layers: ReferenceView[], length: number): boolean[] {
+  const marked = Array.from({ length }, () => false);
+  for (const view of layers) {
+    for (let i = 0; i < view.text.length; i++) {
+      if (isLineBreak(view.text[i])) marked.fill(true, view.starts[i], view.ends[i]);
+    }
+  }
+  return marked;
+}
+
+/**
+ * The layers of a text, and, when one of them holds a line break, the layers of the text without line
+ * breaks: the original text without every unit that some layer decodes into a line break, then each layer
+ * decoded from that, an escape that decodes to a line break leaving no unit.
+ */
+function referenceViews(text: string): { layers: ReferenceView[]; unwrapped: ReferenceView[] } {
+  const units = Array.from({ length: text.length }, (_, i) => i);
+  const layers = referenceChain({ text, starts: units, ends: units.map((i) => i + 1) }, false);
+  if (!layers.some((view) => /[\r\n]/.test(view.text))) return { layers, unwrapped: [] };
+  const marked = inLineBreaks(layers, text.length);
+  const kept = units.filter((i) => !marked[i]);
+  const without = { text: kept.map((i) => text[i]).join(''), starts: kept, ends: kept.map((i) => i + 1) };
+  return { layers, unwrapped: referenceChain(without, true) };
 }
 
 // ---- Texts to decode ----
@@ -127,7 +157,7 @@ type Random = ReturnType<typeof seeded>;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const hex = (n: number, width: number, lower: boolean) => (lower ? n.toString(16) : n.toString(16).toUpperCase()).padStart(width, '0');
 
-const PLAIN = [...'aZ09 ."\'/:;*{}#xXu~%&\\', 'é', '€', '😀', '\ud800', '\udfff', '\n', '\u0000'];
+const PLAIN = [...'aZ09 ."\'/:;*{}#xXu~%&\\', 'é', '€', '😀', '\ud800', '\udfff', '\n', '\r', '\u0000'];
 
 // Ways to write one character, each a reader of the views undoes (or, for some characters, cannot).
 const ENCODERS: ((c: string, random: Random) => string)[] = [
@@ -193,20 +223,33 @@ function encodedCharacter(random: Random): string {
   return text;
 }
 
+const LINE_BREAKS = ['\n', '\r\n', '\r', '\n\n'];
+
+/** `text` with line breaks put in anywhere, inside an escape too, as a writer that wraps lines would. */
+function wrappedAnywhere(random: Random, text: string): string {
+  let out = text;
+  for (let n = Math.floor(random() * 4); n > 0; n--) {
+    const at = Math.floor(random() * (out.length + 1));
+    out = `${out.slice(0, at)}${pick(random, LINE_BREAKS)}${out.slice(at)}`;
+  }
+  return out;
+}
+
 function generatedText(random: Random): string {
   const parts: string[] = [];
   for (let n = Math.floor(random() * 40); n > 0; n--) {
     const r = random();
     parts.push(r < 0.4 ? pick(random, PLAIN) : r < 0.8 ? encodedCharacter(random) : pick(random, AWKWARD));
   }
-  return parts.join('');
+  return random() < 0.3 ? wrappedAnywhere(random, parts.join('')) : parts.join('');
 }
 
 // ---- The comparison ----
 
 /** How the views of `text` differ from the reference's: their texts, and the original span of every unit. */
 function differences(text: string): string[] {
-  const expected = referenceViews(text);
+  const { layers, unwrapped } = referenceViews(text);
+  const expected = [...layers, ...unwrapped];
   const actual = decodedViews(text);
   const found: string[] = [];
   if (actual.length !== expected.length) found.push(`${actual.length} views, not ${expected.length}`);
@@ -231,17 +274,39 @@ test('the handwritten awkward escapes decode as the reference decodes them, alon
   expect(texts.flatMap(differences)).toEqual([]);
 });
 
-test('generated texts decode as the reference decodes them: every view, and where every unit of it came from', () => {
+test('the handwritten awkward escapes decode as the reference decodes them with a line break in every place', () => {
+  const texts = AWKWARD.flatMap((a) => Array.from({ length: a.length + 1 }, (_, at) => `x${a.slice(0, at)}\r\n${a.slice(at)}%41`));
+  expect(texts.flatMap(differences)).toEqual([]);
+});
+
+const GENERATED = (() => {
   const random = seeded(0x71e35);
-  const texts = Array.from({ length: 4000 }, () => generatedText(random));
-  // The generator must reach every depth, or the comparison proves less than it says.
-  const depths = new Set(texts.map((t) => decodedViews(t).length));
-  expect([...depths].sort()).toEqual([1, 2, 3, 4]);
-  expect(texts.flatMap(differences).slice(0, 20)).toEqual([]);
+  return Array.from({ length: 4000 }, () => generatedText(random));
+})();
+
+test('generated texts decode as the reference decodes them: every view, and where every unit of it came from', () => {
+  // The generator must reach every depth of both kinds of view, or the comparison proves less than it says.
+  const shapes = GENERATED.map(referenceViews);
+  expect([...new Set(shapes.map((v) => v.layers.length))].sort()).toEqual([1, 2, 3, 4]);
+  expect([...new Set(shapes.map((v) => v.unwrapped.length))].sort()).toEqual([0, 1, 2, 3, 4]);
+  expect(GENERATED.flatMap(differences).slice(0, 20)).toEqual([]);
+});
+
+test('a text that holds no line break, raw or escaped, gets the same views as before, and no more', () => {
+  const plain = GENERATED.filter((t) => referenceViews(t).unwrapped.length === 0);
+  expect(plain.length).toBeGreaterThan(1000);
+  const texts = (views: { text: string }[]) => JSON.stringify(views.map((view) => view.text));
+  expect(plain.filter((t) => texts(decodedViews(t)) !== texts(referenceViews(t).layers))).toEqual([]);
 });
 
 test('a text with escapes far apart keeps every unit between them where it was', () => {
   const filler = 'plain text, R&D and 100% sure ~ '.repeat(500);
   const text = `${filler}\\u0041${filler}%2541${filler}&amp;#x2a;${filler}`;
+  expect(differences(text)).toEqual([]);
+});
+
+test('a text with line breaks far apart, one of them escaped, keeps every unit between them where it was', () => {
+  const filler = 'plain text, R&D and 100% sure ~ '.repeat(500);
+  const text = `${filler}\r\n${filler}%2\n541${filler}\\n${filler}&am\np;#x2a;\n`;
   expect(differences(text)).toEqual([]);
 });

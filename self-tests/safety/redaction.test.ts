@@ -4,7 +4,7 @@ import { cut } from '../../harness/evidence.ts';
 import { createRedactor, createSecrets } from '../../harness/redact.ts';
 import { unsafeToRedact } from '../../harness/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
-import { base64Around, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms } from '../support/written-forms.ts';
+import { base64Around, formsIn, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms, wrapped } from '../support/written-forms.ts';
 
 // The redactor as data: texts and what they become. A secret is found in every spelling a target may
 // give it, and nothing else is touched.
@@ -14,7 +14,9 @@ import { base64Around, jsonEscaped, percentEncodedAll, percentLower, unicodeEsca
 const ADMIN = '*:*.9c4e-7a1f/2b"d8';
 const FORBIDDEN = 'user:5e0c3b7a91d4';
 const SIGNUP = 'b5f1c2d4e6a8091b2c3d4e5f60718293';
-const CONFIG = { adminToken: ADMIN, forbidden: forbiddenCredentials([FORBIDDEN], [], []), signupTokens: [SIGNUP] };
+// Holds what a layer would decode: "~1" is a "/" in a JSON pointer.
+const SIGNUP_2 = 'invite~1.7c4e9d3b';
+const CONFIG = { adminToken: ADMIN, forbidden: forbiddenCredentials([FORBIDDEN], [], []), signupTokens: [SIGNUP, SIGNUP_2] };
 const redact = createRedactor(CONFIG);
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -85,6 +87,7 @@ const SECRETS = [
   { name: 'admin', value: ADMIN, marker: '$TOKEN' },
   { name: 'forbidden', value: FORBIDDEN, marker: '$FORBIDDEN_TOKEN' },
   { name: 'signup', value: SIGNUP, marker: '$SIGNUP_TOKEN_1' },
+  { name: 'second signup', value: SIGNUP_2, marker: '$SIGNUP_TOKEN_2' },
 ];
 
 // Each form the self-tests search the run's output for, at the start, in the middle and at the end of a
@@ -106,6 +109,166 @@ for (const secret of SECRETS) {
     expect(left).toEqual([]);
   });
 }
+
+// ---- Wrapped across lines ----
+
+// The base64 of 45 bytes, then the admin token's 19, then 60 more: the token's bits are in characters 60 to 85
+// (85 shared with the byte after), so a line of 64 (PEM) or 76 (MIME) characters ends inside them.
+const ENCODED = b64(`${'x'.repeat(45)}${ADMIN}${'y'.repeat(60)}`);
+const ENCODED_URL = b64url(`${'x'.repeat(45)}${ADMIN}${'y'.repeat(60)}`);
+const [BEFORE, AFTER] = [ENCODED.slice(0, 60), ENCODED.slice(86)];
+const [BEFORE_URL, AFTER_URL] = [ENCODED_URL.slice(0, 60), ENCODED_URL.slice(86)];
+/** The text with a line break put in at `at`. */
+const split = (text: string, at: number, eol = '\n') => `${text.slice(0, at)}${eol}${text.slice(at)}`;
+
+const WRAPPED: { description: string; text: string; redacted: string }[] = [
+  {
+    description: 'in base64, in MIME lines of 76 with CRLF',
+    text: wrapped(ENCODED, 76, '\r\n'),
+    redacted: `${BEFORE}$TOKEN${AFTER.slice(0, 66)}\r\n${AFTER.slice(66)}`,
+  },
+  {
+    description: 'in base64, in PEM lines of 64 with LF',
+    text: wrapped(ENCODED, 64, '\n'),
+    redacted: `${BEFORE}$TOKEN${AFTER.slice(0, 42)}\n${AFTER.slice(42)}`,
+  },
+  {
+    description: 'in base64, a PEM block between its header and footer lines',
+    text: `-----BEGIN TOKEN-----\r\n${wrapped(ENCODED, 64, '\r\n')}\r\n-----END TOKEN-----\r\n`,
+    redacted: `-----BEGIN TOKEN-----\r\n${BEFORE}$TOKEN${AFTER.slice(0, 42)}\r\n${AFTER.slice(42)}\r\n-----END TOKEN-----\r\n`,
+  },
+  {
+    description: 'in base64url, in lines of 64 with CR alone',
+    text: wrapped(ENCODED_URL, 64, '\r'),
+    redacted: `${BEFORE_URL}$TOKEN${AFTER_URL.slice(0, 42)}\r${AFTER_URL.slice(42)}`,
+  },
+  {
+    description: 'in base64, in MIME lines as \\r\\n escapes inside a JSON string',
+    text: `{"cert":"${wrapped(ENCODED, 76, '\\r\\n')}"}`,
+    redacted: `{"cert":"${BEFORE}$TOKEN${AFTER.slice(0, 66)}\\r\\n${AFTER.slice(66)}"}`,
+  },
+  {
+    description: 'in base64url, in PEM lines as \\n escapes inside a JSON string',
+    text: `{"cert":"${wrapped(ENCODED_URL, 64, '\\n')}"}`,
+    redacted: `{"cert":"${BEFORE_URL}$TOKEN${AFTER_URL.slice(0, 42)}\\n${AFTER_URL.slice(42)}"}`,
+  },
+  { description: 'in base64, a line break in the character it shares with the text before', text: split(b64(`u:${ADMIN}`), 3), redacted: 'dT$TOKEN' },
+  { description: 'as it is, split by LF', text: `token ${split(ADMIN, 8)} was sent`, redacted: 'token $TOKEN was sent' },
+  { description: 'as it is, split by CRLF after its first character', text: `token ${split(ADMIN, 1, '\r\n')} was sent`, redacted: 'token $TOKEN was sent' },
+  { description: 'as it is, split by a blank line', text: `token ${split(ADMIN, 18, '\n\n')}`, redacted: 'token $TOKEN' },
+  { description: 'split by LF, inside a JSON string as \\n', text: JSON.stringify({ t: split(ADMIN, 8) }), redacted: '{"t":"$TOKEN"}' },
+  { description: 'JSON-escaped, then wrapped, a line break cutting \\uXXXX', text: `"${wrapped(unicodeEscaped(ADMIN), 76, '\n')}"`, redacted: '"$TOKEN"' },
+  { description: 'JSON-escaped, then split between \\ and "', text: `{"t":"${split(jsonEscaped(ADMIN), 18, '\r\n')}"}`, redacted: '{"t":"$TOKEN"}' },
+  { description: 'percent-encoded, a line break cutting %3A', text: `?t=${split(encodeURIComponent(ADMIN), 3, '\r\n')}&x=1`, redacted: '?t=$TOKEN&x=1' },
+  {
+    description: 'as HTML character references, a line break cutting one',
+    text: '<input value="&ast;&#5\n8;&#x2a;.9c4e-7a1f&sol;2b&quot;d8">',
+    redacted: '<input value="$TOKEN">',
+  },
+  { description: 'a signup secret, split by LF', text: `/tokens/${split(SIGNUP, 16)}`, redacted: '/tokens/$SIGNUP_TOKEN_1' },
+  { description: 'holding "~1", split by \\n inside a JSON string', text: JSON.stringify({ t: split(SIGNUP_2, 9) }), redacted: '{"t":"$SIGNUP_TOKEN_2"}' },
+  {
+    description: 'holding "~1", split by \\\\n in JSON quoted as a JSON string',
+    text: JSON.stringify(JSON.stringify({ t: split(SIGNUP_2, 9) })),
+    redacted: JSON.stringify('{"t":"$SIGNUP_TOKEN_2"}'),
+  },
+  { description: 'holding "~1", split by %0D%0A in a URL', text: `?t=${split(SIGNUP_2, 9, '%0D%0A')}&x=1`, redacted: '?t=$SIGNUP_TOKEN_2&x=1' },
+  {
+    description: 'two secrets side by side in base64, wrapped: their stretches share a character and become one',
+    text: wrapped(b64(`${ADMIN}${SIGNUP}`), 64, '\n'),
+    redacted: '$TOKEN',
+  },
+  { description: 'whole, with line breaks around it left alone', text: `one\r\n${ADMIN}\ntwo\n\nthree\r`, redacted: 'one\r\n$TOKEN\ntwo\n\nthree\r' },
+  {
+    description: 'nowhere, in lines that are left alone',
+    text: 'first\nsecond\r\n\r\nthird %0A \\n &#10;\r',
+    redacted: 'first\nsecond\r\n\r\nthird %0A \\n &#10;\r',
+  },
+];
+
+for (const c of WRAPPED) {
+  test(`the redactor takes a secret out across line breaks ${c.description}`, () => {
+    expect(redact(c.text)).toBe(c.redacted);
+  });
+}
+
+// Line breaks as a writer puts them: raw, or as escapes in the JSON string it writes the whole text into.
+const LINE_BREAKS: { name: string; eol: string; json: boolean }[] = [
+  { name: 'LF', eol: '\n', json: false },
+  { name: 'CRLF', eol: '\r\n', json: false },
+  { name: '\\n in a JSON string', eol: '\n', json: true },
+  { name: '\\r\\n in a JSON string', eol: '\r\n', json: true },
+];
+
+/** The text as written: itself, or the inside of the JSON string that holds it. */
+const written = (text: string, json: boolean) => (json ? jsonEscaped(text) : text);
+
+// Every written form with a line break put in at every place inside it: the whole of it, line break
+// included, becomes the marker, and the words around it stay as they were. A part of a secret counts only
+// at the end of a text, so it is tried raw only (a JSON string's closing quote would follow it).
+for (const secret of SECRETS) {
+  test(`every written form of the ${secret.name} secret is redacted with a line break anywhere in it, and nothing else changes`, () => {
+    const wrong: string[] = [];
+    for (const { form, text, part } of writtenForms(secret.value)) {
+      for (const { name, eol, json } of LINE_BREAKS.filter((b) => !(part && b.json))) {
+        for (let at = 1; at < text.length; at++) {
+          const placed = part ? `before ${split(text, at, eol)}` : `before ${split(text, at, eol)} after`;
+          const want = part ? `before ${secret.marker}` : `before ${secret.marker} after`;
+          const out = redact(written(placed, json));
+          if (out !== written(want, json)) wrong.push(`${form}, ${name} at ${at}: ${JSON.stringify(out)}`);
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+}
+
+/** Where unit i of a text lands once it is cut in lines of `width` joined by `eol`. */
+const wrappedAt = (i: number, width: number, eol: string) => i + Math.floor(i / width) * eol.length;
+
+// Base64 wrapped as MIME and PEM wrap it, the secret starting at every byte of the first 80, so that each
+// alignment meets each place of a line break: exactly the characters that carry the secret's bits, and the
+// line breaks among them, become the marker.
+for (const [width, eol] of [
+  [76, '\r\n'],
+  [64, '\n'],
+] as const) {
+  for (const json of [false, true]) {
+    test(`base64 in lines of ${width}${json ? ', as escapes in a JSON string' : ''}: the stretch that carries a secret becomes its marker, wherever it starts`, () => {
+      const wrong: string[] = [];
+      const lineEnd = written(eol, json);
+      for (const secret of SECRETS) {
+        for (let lead = 0; lead < 80; lead++) {
+          const encoded = b64(`${'x'.repeat(lead)}${secret.value}${'y'.repeat(6)}`);
+          const [first, last] = [Math.floor((8 * lead) / 6), Math.ceil((8 * (lead + secret.value.length)) / 6) - 1];
+          const text = wrapped(encoded, width, lineEnd);
+          const want = `${text.slice(0, wrappedAt(first, width, lineEnd))}${secret.marker}${text.slice(wrappedAt(last, width, lineEnd) + 1)}`;
+          if (redact(text) !== want) wrong.push(`${secret.name} after ${lead} bytes: ${JSON.stringify(redact(text))}`);
+        }
+      }
+      expect(wrong.slice(0, 10)).toEqual([]);
+    });
+  }
+}
+
+// The self-tests' leak scanner must see what the redactor must take out, or a leak of it would pass unseen.
+test('the leak scanner finds a secret and its base64 at every alignment with a line break anywhere in them', () => {
+  const missed: string[] = [];
+  for (const secret of SECRETS) {
+    const forms = writtenForms(secret.value).filter((f) => f.form === 'raw' || f.form.startsWith('base64'));
+    for (const { form, text } of forms) {
+      for (const { name, eol, json } of LINE_BREAKS) {
+        for (let at = 1; at < text.length; at++) {
+          const content = JSON.stringify({ quoted: written(`before ${split(text, at, eol)} after`, json) });
+          if (formsIn(content, [secret]).length === 0) missed.push(`${form}, ${name} at ${at}`);
+        }
+      }
+    }
+  }
+  expect(missed.slice(0, 10)).toEqual([]);
+  // Lines that join into no secret are no leak.
+  expect(formsIn(JSON.stringify(`one\r\ntwo\nthree ${ADMIN.slice(1)}\n${SIGNUP.slice(0, 7)}`), SECRETS)).toEqual([]);
+});
 
 test('a secret straddling a cut is replaced before the cut; the cut never splits a marker', () => {
   const secrets = createSecrets(CONFIG);

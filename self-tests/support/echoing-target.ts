@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import type { ReferenceResponse } from '../../reference-server/respond.ts';
 import { faithfulAnswer, serveHttp, writeAnswer, type LoopbackServer } from './hostile-servers.ts';
-import { base64Around, jsonEscaped, jsonSlashEscaped, percentEncodedAll, percentLower, unicodeEscaped } from './written-forms.ts';
+import { base64Around, jsonEscaped, jsonSlashEscaped, percentEncodedAll, percentLower, unicodeEscaped, wrapped } from './written-forms.ts';
 
 // A target that quotes back every secret it is sent, in every spelling and everywhere the suite quotes
 // it: bodies, values that break a clause, field names, header values, a redirect, JSON that does not parse,
@@ -27,7 +27,28 @@ const BODY_REDACTED = 64 * 1024;
 /** How far before a cut an echoed secret starts: a cut made before redacting would leave more than a prefix of 8 characters. */
 const ACROSS = 12;
 
-/** The spellings of a secret this target writes as text, each a form self-tests/support/written-forms.ts searches for, or one it contains. */
+// What a wrapped base64 spelling encodes before the secret: 30 bytes, so that the secret's encoding starts at
+// character 40 and the first line ends inside it, at 64 (PEM) or 76 (MIME), for a secret of 30 characters or more.
+const WRAP_LEAD = 'credential-as-sent-by-client: ';
+
+/** The secret wrapped across lines: its base64 as MIME and PEM wrap it, and itself split in two; raw, and as \n escapes in JSON strings. */
+function wrappedSpellings(secret: string): string[] {
+  const encoded = base64Around(WRAP_LEAD, secret, '');
+  const split = `${secret.slice(0, secret.length >> 1)}\n${secret.slice(secret.length >> 1)}`;
+  return [
+    wrapped(encoded, 76, '\r\n'),
+    `-----BEGIN CREDENTIAL-----\n${wrapped(encoded, 64, '\n')}\n-----END CREDENTIAL-----`,
+    split,
+    `"${wrapped(encoded, 76, '\\r\\n')}"`,
+    `"${wrapped(encoded, 64, '\\n')}"`,
+    JSON.stringify(split),
+  ];
+}
+
+/**
+ * The spellings of a secret this target writes as text, each a form self-tests/support/written-forms.ts
+ * searches for, one it contains, or one of these with line breaks inserted.
+ */
 export function spellings(secret: string): string[] {
   // Only the first character a URL reserves is encoded, the rest left as they are.
   const partly = secret.replace(/[^A-Za-z0-9._~-]/, (c) => percentEncodedAll(c, false));
@@ -48,6 +69,7 @@ export function spellings(secret: string): string[] {
     Buffer.from(encodeURIComponent(secret)).toString('base64'),
     [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
     [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
+    ...wrappedSpellings(secret),
   ];
 }
 

@@ -38,6 +38,9 @@ export function base64Core(text: string, align: number, url = false): string {
 export const base64Around = (before: string, text: string, after: string, url = false) =>
   Buffer.from(`${before}${text}${after}`).toString(url ? 'base64url' : 'base64');
 
+/** `text` in lines of `width` characters joined by `eol`, as MIME (76, CRLF) and PEM (64, LF) wrap base64. */
+export const wrapped = (text: string, width: number, eol: string) => (text.match(new RegExp(`[^]{1,${width}}`, 'g')) ?? []).join(eol);
+
 /** Every spelling searched for: raw, JSON-escaped, percent-encoded, HTML references, base64 and base64url at three alignments, and the start of it alone. */
 export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   const forms: WrittenForm[] = [
@@ -69,11 +72,27 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   return forms.filter((f) => !seen.has(f.text) && seen.add(f.text));
 }
 
-/** Each written form of each secret that occurs in `content`, named. */
+// A line break raw, or escaped once or more (\n in a JSON string, \\n in JSON that quotes JSON).
+const LINE_BREAKS = /[\r\n]|\\+[rn]/g;
+
+/**
+ * `content` with every line break taken out, raw or escaped, so that a form a writer wrapped or split across
+ * lines is found too. It is searched besides the content itself, so taking out too much (a backslash and an
+ * "n" that were no escape) can only find more.
+ */
+function joinedLines(content: string | Buffer): string | Buffer {
+  // latin1 maps each byte to one unit and back, so a Buffer keeps its bytes, whatever they encode.
+  if (Buffer.isBuffer(content)) return Buffer.from(content.toString('latin1').replace(LINE_BREAKS, ''), 'latin1');
+  return content.replace(LINE_BREAKS, '');
+}
+
+/** Each written form of each secret that occurs in `content`, as it is or with line breaks inserted anywhere in it, named. */
 export function formsIn(content: string | Buffer, secrets: { name: string; value: string }[]): string[] {
+  const joined = joinedLines(content);
   return secrets.flatMap((s) =>
-    writtenForms(s.value)
-      .filter((f) => content.includes(f.text))
-      .map((f) => `${s.name} (${f.form})`),
+    writtenForms(s.value).flatMap((f) => {
+      if (content.includes(f.text)) return [`${s.name} (${f.form})`];
+      return joined.includes(f.text) ? [`${s.name} (${f.form}, across line breaks)`] : [];
+    }),
   );
 }
