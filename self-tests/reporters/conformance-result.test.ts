@@ -1,24 +1,14 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/catalogue.ts';
-import { buildConformanceReport, EXIT_CODE, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
+import { buildConformanceReport, EXIT_CODE, type ClauseRun } from '../../reporters/conformance-result.ts';
+import { runMeta } from '../support/run-meta.ts';
 
 const catalogue: Clause[] = [
   { id: 'a.must', section: '2.1', level: 'MUST', title: 'a' },
   { id: 'b.must', section: '3', level: 'MUST', title: 'b' },
   { id: 'c.info', section: '4.1', level: 'INFO', title: 'c' },
 ];
-const meta: RunMeta = {
-  document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
-  suiteVersion: '0',
-  contractsHash: 'h',
-  target: { name: 't', baseUrl: 'http://t', embedded: false },
-  startedAt: '2026-01-01T00:00:00Z',
-  durationMs: 1,
-  runStatus: 'passed',
-  runErrors: [],
-  deviations: [],
-  today: '2026-06-01',
-};
+const meta = runMeta({ contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false } });
 const run = (clause: string, status: ClauseRun['status'], outcome?: ClauseRun['outcome']): ClauseRun => ({
   clause,
   status,

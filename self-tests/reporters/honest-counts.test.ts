@@ -2,13 +2,14 @@ import { expect, test } from '@playwright/test';
 import { markdownText } from '../../reporters/escape.ts';
 import type { Clause } from '../../harness/catalogue.ts';
 import { renderBadge } from '../../reporters/badge.ts';
-import { buildConformanceReport, type ClauseRun, type RunMeta } from '../../reporters/conformance-result.ts';
+import { buildConformanceReport, type ClauseRun } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { renderConformancePage, renderMarkdown } from '../../reporters/markdown.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
+import { runMeta } from '../support/run-meta.ts';
 
 // Issue 13, point 1: an observation is never a pass, and every rendering counts MUST clauses out of the
 // catalogue's, whatever was exercised.
@@ -20,21 +21,12 @@ const catalogue: Clause[] = [
   { id: 'd.info', section: '4.1', level: 'INFO', title: 'd' },
   { id: 'e.info', section: '4.2', level: 'INFO', title: 'e' },
 ];
-const meta: RunMeta = {
-  document: { title: 'The document', sha256: '0'.repeat(64), readFrom: 'spec.md' },
-  suiteVersion: '0',
-  contractsHash: '0123456789abcdef',
-  target: { name: 't', baseUrl: 'http://t.invalid', embedded: false },
-  startedAt: '2026-01-01T00:00:00Z',
-  durationMs: 1,
-  runStatus: 'passed',
-  runErrors: [],
-  today: '2026-06-01',
+const meta = runMeta({
   deviations: [
     { clause: 'b.must', reason: 'known one', link: 'https://tracker.invalid/1' },
     { clause: 'c.must', reason: 'known two', link: 'docs/deviations.md#c' },
   ],
-};
+});
 const runs: ClauseRun[] = [
   { clause: 'a.must', status: 'skipped', skipReason: 'not exercised: needs input' },
   { clause: 'b.must', status: 'failed', outcome: 'failed' },

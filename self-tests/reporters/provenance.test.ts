@@ -1,27 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { loadCatalogue } from '../../harness/catalogue.ts';
 import { specDocument } from '../../harness/document.ts';
-import { buildConformanceReport, type RunMeta } from '../../reporters/conformance-result.ts';
+import { buildConformanceReport } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
+import { runMeta } from '../support/run-meta.ts';
 
 // Issue 13, point 2: every report names the document, the suite and the product under test.
 
-const meta: RunMeta = {
+const meta = runMeta({
   suiteVersion: '0.1.0',
-  contractsHash: '0123456789abcdef',
   document: specDocument(),
   target: { name: 'staging', baseUrl: 'https://flags.example.invalid', embedded: false },
   product: { name: 'Flagship', version: '4.2.0', vendor: 'Example Ltd', contact: 'conformance@example.invalid' },
-  startedAt: '2026-01-01T00:00:00Z',
-  durationMs: 1,
-  runStatus: 'passed',
-  runErrors: [],
-  deviations: [],
-  today: '2026-06-01',
-};
+});
 
 test('conformance.json names the document by title, SHA-256 and where it was read from, and the product as stated', () => {
   const report = buildConformanceReport(loadCatalogue(), [], meta);
