@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, STAGING, sha256 } from './bundle.ts';
+import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, STAGING } from './bundle.ts';
 import type { BundleRecording } from './bundle-recording.ts';
 import { writeExchanges } from './exchanges-writer.ts';
 
@@ -37,17 +37,11 @@ export function stageEvidence(reportDir: string, bundle: BundleRecording, archiv
   pending.set(reportDir, staged);
 }
 
-/**
- * A target's staged evidence: as this process staged it, or, for a reporter that did not run the global setup
- * that staged it, as it stands whole in the staging folder. Undefined when there is none.
- */
+/** A target's staged evidence, as global setup in this process handed it over; undefined when it handed none. */
 export async function stagedEvidence(reportDir: string): Promise<StagedEvidence | undefined> {
   const staged = pending.get(reportDir);
   pending.delete(reportDir);
-  if (staged) return staged;
-  const staging = path.join(reportDir, STAGING);
-  const exchanges = path.join(staging, EXCHANGES);
-  return existsSync(exchanges) ? { staging, digest: sha256(readFileSync(exchanges)) } : undefined;
+  return staged;
 }
 
 /** A run that did not end leaves no evidence: the staging folder and any archive under way go. */
