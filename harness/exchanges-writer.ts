@@ -1,10 +1,15 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { BundleRecording } from './bundle-recording.ts';
 
 // Writing a recording of large lists (turning each body into JSON, hashing and writing it) takes as long as
 // judging it, and needs nothing of the judge: it runs on a thread of its own while the runner judges. The
 // thread's code is plain JavaScript with Node's own modules only, so that it runs the same from a clone
-// (where the suite is TypeScript) and from the installed package.
+// (where the suite is TypeScript) and from the installed package. A small recording is written by the same
+// code in this process: starting a thread costs more than writing it.
+
+/** Bodies of at most this many characters in all are written in this process. */
+const IN_PROCESS_CHARS = 1 << 20;
 
 /** What the thread is given: the recording without its bodies, and each distinct body once. */
 interface Job {
@@ -16,8 +21,7 @@ interface Job {
   bodies: string[];
 }
 
-const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
+const WRITE = `
 const { createHash } = require('node:crypto');
 const { closeSync, openSync, renameSync, writeSync } = require('node:fs');
 const { file, head, exchanges, bodyOf, bodies } = workerData;
@@ -41,8 +45,16 @@ try {
   closeSync(fd);
 }
 renameSync(partial, file);
-parentPort.postMessage(hash.digest('hex'));
+return hash.digest('hex');
 `;
+
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+parentPort.postMessage((() => {${WRITE}})());
+`;
+
+/** The thread's code, run in this process. */
+const writeHere = new Function('require', 'workerData', WRITE) as (require: NodeJS.Require, job: Job) => string;
 
 /**
  * Writes a bundle's recording to `file` on a thread of its own, an exchange at a time (one JSON text of
@@ -66,6 +78,9 @@ export function writeExchanges(file: string, bundle: BundleRecording): Promise<s
     bodyOf,
     bodies,
   };
+  if (bodies.reduce((sum, body) => sum + body.length, 0) <= IN_PROCESS_CHARS) {
+    return new Promise<string>((resolve) => resolve(writeHere(createRequire(import.meta.url), job)));
+  }
   return new Promise<string>((resolve, reject) => {
     const thread = new Worker(THREAD, { eval: true, workerData: job });
     thread.once('message', (digest: string) => resolve(digest));
