@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { list as listTar, Pack } from 'tar';
+import { createRequire } from 'node:module';
 import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
+
+// tar is loaded when a bundle is first written or read, not with the configuration that names one.
+const tar = (): typeof import('tar') => createRequire(import.meta.url)('tar') as typeof import('tar');
 
 // An evidence bundle: the exchanges a run judged, secrets as placeholders, the run's reports, and a manifest
 // with the SHA-256 of every other file. A .tar.gz by default, a folder when asked.
@@ -70,7 +73,7 @@ export function writeBundleFolder(dir: string, files: BundleFiles): void {
  * recording can be compressed while the tests run, and the reports and the manifest added last.
  */
 export class ArchiveWriter {
-  private readonly pack: Pack;
+  private readonly pack: InstanceType<typeof import('tar').Pack>;
   private readonly written: Promise<void>;
   private readonly partial: string;
 
@@ -81,7 +84,7 @@ export class ArchiveWriter {
   ) {
     const partial = (this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE));
     // The fastest compression: a recording of large lists takes a quarter more room, and half the time.
-    this.pack = new Pack({ cwd: staging, gzip: { level: 1 }, portable: true, noMtime: true });
+    this.pack = new (tar().Pack)({ cwd: staging, gzip: { level: 1 }, portable: true, noMtime: true });
     const out = createWriteStream(partial);
     this.written = new Promise<void>((resolve, reject) => {
       out.on('close', resolve).on('error', reject);
@@ -125,7 +128,7 @@ function readFolder(dir: string): BundleFiles {
 function readArchive(file: string): BundleFiles {
   const files: BundleFiles = new Map();
   const problems: string[] = [];
-  listTar({
+  tar().list({
     file,
     sync: true,
     onReadEntry: (entry) => {

@@ -17,15 +17,7 @@ import { loadTargets } from './targets.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
 import { VERDICTS_VARIABLE, saveVerdicts } from './verdicts-file.ts';
-
-export const REQUEST_LOG = 'requests.json';
-
-/** The request log as written: what was sent and what came back, without bodies or secrets. */
-export interface RequestLog {
-  startedAt: string;
-  target: TargetVerdicts['facts']['target'];
-  requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
-}
+import { REQUEST_LOG, type RequestLog } from './request-log.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: TargetVerdicts['facts'], secrets: Secrets): void {
   const requests = recording.exchanges.map((e) => ({

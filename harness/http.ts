@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { request as undiciRequest } from 'undici';
 import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
-import type { Network } from './network.ts';
+import { undici, type Network } from './network.ts';
 import { nextTry } from './rate-limit.ts';
 import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
 
@@ -52,7 +51,7 @@ interface Answer {
 /** One GET and its whole answer, into `answer` as it arrives; throws what undici throws, or stops when `signal` aborts. */
 async function fetchAnswer(url: string, headers: Record<string, string>, options: HttpOptions, signal: AbortSignal, answer: Answer): Promise<void> {
   // One connection per request (`reset`); undici never follows a redirect on its own.
-  const response = await undiciRequest(url, { dispatcher: options.network.dispatcher, method: 'GET', headers, signal, reset: true });
+  const response = await undici().request(url, { dispatcher: options.network.dispatcher, method: 'GET', headers, signal, reset: true });
   answer.status = response.statusCode;
   answer.contentType = headerValue(response.headers, 'content-type');
   answer.location = headerValue(response.headers, 'location');

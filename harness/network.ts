@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import tls from 'node:tls';
-import { Agent, EnvHttpProxyAgent, Pool, buildConnector, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool } from 'undici';
 import type { NetworkSettings } from './config.ts';
 import { skipContinue } from './interim.ts';
 import type { Proxy as ProxyKind } from './transport-failures.ts';
@@ -19,6 +20,14 @@ export interface Network {
   close(): Promise<void>;
 }
 
+// undici is loaded when the first connections open, not with the configuration: most of a run's start
+// (reading and checking the configuration, taking the report folder) needs none of it.
+let loaded: typeof import('undici') | undefined;
+export function undici(): typeof import('undici') {
+  loaded ??= createRequire(import.meta.url)('undici') as typeof import('undici');
+  return loaded;
+}
+
 /** No proxy, no certificate of the suite's own: the embedded reference target, in the runner's process. */
 export const DIRECT: NetworkSettings = { proxy: {} };
 
@@ -34,6 +43,7 @@ function poolFactory(connectionErrors: Map<number, Error>) {
     return skipContinue(socket);
   };
   return (origin: URL | string, options: Pool.Options): Pool => {
+    const { Pool, buildConnector } = undici();
     const connect = typeof options.connect === 'function' ? options.connect : buildConnector({ ...options.connect });
     return new Pool(origin, {
       ...options,
@@ -83,6 +93,7 @@ export function openNetwork(timeoutMs: number, settings: NetworkSettings = DIREC
   const connectionErrors = new Map<number, Error>();
   const common = { factory: poolFactory(connectionErrors), pipelining: 0, connect: tlsOptions, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const { http = '', https = '', noProxy = '' } = settings.proxy;
+  const { Agent, EnvHttpProxyAgent } = undici();
   const dispatcher =
     http === '' && https === ''
       ? new Agent(common)

@@ -9,7 +9,7 @@ import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
-import { REQUEST_LOG, type RequestLog } from '../harness/global-setup.ts';
+import { REQUEST_LOG, type RequestLog } from '../harness/request-log.ts';
 import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunFacts } from '../harness/verdicts.ts';
 import { visible } from '../harness/visible.ts';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestLog } from '../../harness/global-setup.ts';
+import type { RequestLog } from '../../harness/request-log.ts';
 import { expectRun, reasonOf, runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
 import { judgeAgainst } from '../support/judge-against.ts';
 import { brokenContentCodings, interimAnswersFirst } from '../support/transport-servers.ts';

@@ -1,0 +1,13 @@
+import type { TargetVerdicts } from './verdicts.ts';
+
+// The request log global setup leaves in the report folder. Its own module, so that the reporter, made
+// with the configuration, reads it without loading global setup and everything it judges with.
+
+export const REQUEST_LOG = 'requests.json';
+
+/** The request log as written: what was sent and what came back, without bodies or secrets. */
+export interface RequestLog {
+  startedAt: string;
+  target: TargetVerdicts['facts']['target'];
+  requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
+}
