@@ -81,16 +81,26 @@ function suffixLength(text: string, needle: string): number {
  * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
  * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
  */
-function edges(view: View, open: number, needle: Needle, marker: string, found: Found[]): void {
+function edges(view: View, open: number, needle: Needle, grams: Set<string>, marker: string, found: Found[]): void {
   const { text } = view;
+  if (text.length < MIN_SECRET_CHARS) return;
   for (const end of new Set([text.length, text.length - open])) {
+    // A part of the needle MIN_SECRET_CHARS long or more that ends here ends with one of its grams: most texts stop at this look-up.
+    if (end < MIN_SECRET_CHARS || !grams.has(text.slice(end - MIN_SECRET_CHARS, end))) continue;
     const p = prefixBefore(text, end, needle.text);
     if (p === -1) continue;
     found.push({ start: originalSpan(view, p, p + 1)[0], end: originalSpan(view, text.length - 1, text.length)[1], marker, edge: true });
     break;
   }
-  const q = suffixLength(text, needle.text);
+  const q = grams.has(text.slice(0, MIN_SECRET_CHARS)) ? suffixLength(text, needle.text) : -1;
   if (q !== -1) found.push({ start: originalSpan(view, 0, 1)[0], end: originalSpan(view, q - 1, q)[1], marker, edge: true });
+}
+
+/** Every stretch of the text MIN_SECRET_CHARS long. */
+function gramsOf(text: string): Set<string> {
+  const grams = new Set<string>();
+  for (let at = 0; at + MIN_SECRET_CHARS <= text.length; at++) grams.add(text.slice(at, at + MIN_SECRET_CHARS));
+  return grams;
 }
 
 /** The text with every found stretch replaced by its marker; overlapping stretches become one, named by the first. */
@@ -118,16 +128,19 @@ function replaced(text: string, found: Found[]): string {
  * cutting it, never a serialised report.
  */
 export function createRedactor(config: SecretSource): Redactor {
-  const secrets = secretMarkers(config).map(([secret, marker]) => ({ marker, needles: needlesOf(secret) }));
+  const secrets = secretMarkers(config).map(([secret, marker]) => ({
+    marker,
+    needles: needlesOf(secret).map((needle) => ({ needle, grams: gramsOf(needle.text) })),
+  }));
   if (secrets.length === 0) return (text) => text;
   return (text) => {
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
       const open = openEscapeLength(view.text);
       for (const { marker, needles } of secrets) {
-        for (const needle of needles) {
+        for (const { needle, grams } of needles) {
           occurrences(view, needle, marker, found);
-          edges(view, open, needle, marker, found);
+          edges(view, open, needle, grams, marker, found);
         }
       }
     }
