@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,13 +71,33 @@ function load(file: string, formats: Record<string, unknown>): ValidateFunction 
   }
 }
 
-/** Writes whole or not at all: a run killed halfway, or another run writing the same file, leaves no part of one. */
+/** A part of a file older than this was left by a run that was killed; a younger one may be another run's, still writing. */
+export const ABANDONED_PARTIAL_MS = 60 * 60 * 1000;
+
+/** Removes the parts of files that killed runs left in a cache folder. */
+function sweepAbandoned(dir: string, now = Date.now()): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.partial')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > ABANDONED_PARTIAL_MS) rmSync(file, { force: true });
+    } catch {
+      // gone already: another run swept it
+    }
+  }
+}
+
+/**
+ * Writes whole or not at all: a run killed halfway, or another run writing the same file, leaves no part of
+ * one under the file's name. A part a killed run left is removed by the next run that writes to the folder.
+ */
 export function store(file: string, text: string): void {
   const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(partial, text);
     renameSync(partial, file);
+    sweepAbandoned(path.dirname(file));
   } catch {
     // A folder this user may not write to (a shared installation): the run compiles every time instead.
     try {

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CACHE_VARIABLE, compiledSchema } from '../../harness/compiled-schemas.ts';
+import { ABANDONED_PARTIAL_MS, CACHE_VARIABLE, compiledSchema, store } from '../../harness/compiled-schemas.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // The compiled-schema cache (harness/compiled-schemas.ts) must change no verdict: every variant of the
@@ -90,6 +90,21 @@ test('a schema is kept under a name made from the schema itself: a changed schem
     expect(changed.cached).toBe(false);
     expect([changed.validate(1), changed.validate('1'), kept(asString).validate('1')]).toEqual([true, false, true]);
     expect(readdirSync(dir)).toHaveLength(2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a part of a file a killed run left in the cache is removed by the next write there; a part another run may still be writing stays', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
+  try {
+    const abandoned = path.join(dir, 'a.cjs.0123456789ab.partial');
+    const writing = path.join(dir, 'b.cjs.ba9876543210.partial');
+    for (const file of [abandoned, writing]) writeFileSync(file, 'module.exports = ');
+    const then = (Date.now() - ABANDONED_PARTIAL_MS - 60_000) / 1000;
+    utimesSync(abandoned, then, then);
+    store(path.join(dir, 'c.cjs'), 'module.exports = 1;\n');
+    expect(readdirSync(dir).sort()).toEqual(['b.cjs.ba9876543210.partial', 'c.cjs']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
