@@ -6,8 +6,10 @@ import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
 
+const require = createRequire(import.meta.url);
+
 // tar is loaded when a bundle is first written or read, not with the configuration that names one.
-const tar = (): typeof import('tar') => createRequire(import.meta.url)('tar') as typeof import('tar');
+const tar = () => require('tar') as typeof import('tar');
 
 // An evidence bundle: the exchanges a run judged, secrets as placeholders, the run's reports, and a manifest
 // with the SHA-256 of every other file. A .tar.gz by default, a folder when asked.

@@ -20,13 +20,11 @@ export interface Network {
   close(): Promise<void>;
 }
 
+const require = createRequire(import.meta.url);
+
 // undici is loaded when the first connections open, not with the configuration: most of a run's start
 // (reading and checking the configuration, taking the report folder) needs none of it.
-let loaded: typeof import('undici') | undefined;
-export function undici(): typeof import('undici') {
-  loaded ??= createRequire(import.meta.url)('undici') as typeof import('undici');
-  return loaded;
-}
+export const undici = () => require('undici') as typeof import('undici');
 
 /** No proxy, no certificate of the suite's own: the embedded reference target, in the runner's process. */
 export const DIRECT: NetworkSettings = { proxy: {} };
