@@ -13,8 +13,9 @@ interface ListedSuite {
 }
 
 function listedClauseIds(): string[] {
-  // A scratch folder and a clean environment: no .env or CONFORMANCE_ setting of the developer's is read.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'CI'));
+  // A scratch folder and a clean environment: no .env, CONFORMANCE_ or PLAYWRIGHT_ setting of the developer's
+  // is read (PLAYWRIGHT_JSON_OUTPUT_NAME would send the listing to a file instead of stdout).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('PLAYWRIGHT_') && k !== 'CI'));
   const out = spawnSync(
     process.execPath,
     [
