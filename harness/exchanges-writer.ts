@@ -53,8 +53,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 parentPort.postMessage((() => {${WRITE}})());
 `;
 
-/** The thread's code, run in this process. */
+/** The thread's code, run in this process, with the `require` the thread would have. */
 const writeHere = new Function('require', 'workerData', WRITE) as (require: NodeJS.Require, job: Job) => string;
+const require = createRequire(import.meta.url);
 
 /**
  * Writes a bundle's recording to `file` on a thread of its own, an exchange at a time (one JSON text of
@@ -79,7 +80,7 @@ export function writeExchanges(file: string, bundle: BundleRecording): Promise<s
     bodies,
   };
   if (bodies.reduce((sum, body) => sum + body.length, 0) <= IN_PROCESS_CHARS) {
-    return new Promise<string>((resolve) => resolve(writeHere(createRequire(import.meta.url), job)));
+    return new Promise<string>((resolve) => resolve(writeHere(require, job)));
   }
   return new Promise<string>((resolve, reject) => {
     const thread = new Worker(THREAD, { eval: true, workerData: job });
