@@ -1,20 +1,20 @@
 import { expect, test } from '@playwright/test';
 import { json, errorBody } from '../../reference-server/respond.ts';
 import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import { rewrite } from '../../reference-server/variants/index.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
 // Repeat mode for staging gates: every request N times, a bounded number at once; consistency and latency.
 
 let calls = 0;
+/** Answers the projects request without a token as the document says the first time, then with a server error every other time. */
 const flaky: Variant = {
   name: 'flaky-projects',
-  description: 'answers every third projects request with a server error',
-  transform: (request, faithful) => {
-    if (request.path !== '/api/admin/projects' || request.authorization === undefined) return faithful();
-    calls += 1;
-    return calls % 3 === 0 ? json(503, errorBody('ServiceUnavailable', 'try again')) : faithful();
-  },
+  description: 'answers the same request differently from one round to the next, the first round faithfully',
+  transform: rewrite({ operation: 'projects', credential: 'none' }, (faithful) =>
+    calls++ % 2 === 0 ? faithful : json(503, errorBody('ServiceUnavailable', 'try again')),
+  ),
 };
 
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
@@ -34,15 +34,18 @@ test('a target that answers alike every round passes, with latency percentiles p
   expect(run.stdout).toContain('repeat:  5 rounds, 3 at a time: every request answered alike');
 });
 
-test('a target that answers the same request differently has no single verdict', async () => {
-  const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${flaky.name}`, { CONFORMANCE_REPEAT: '6', CONFORMANCE_CONCURRENCY: '2' }));
-  expect(run.exitCode).not.toBe(0);
-  expect(run.report!.verdict).not.toBe('pass');
+// The first round, which every clause judges, is faithful: only the disagreement between rounds stands in
+// the way of a pass. Fail closed: no verdict, exit code 3, whatever reporter the user chooses.
+test('a target that answers the same request differently has no single verdict, exit code 3, whatever the reporter', async () => {
+  const run = await runSuite(referenceTargetEnv(`${server.url}/variants/${flaky.name}`, { CONFORMANCE_REPEAT: '6', CONFORMANCE_CONCURRENCY: '2' }), [
+    '--reporter',
+    'github',
+  ]);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+  expect(run.report?.verdict).toBe('error');
+  expect(run.report?.summary.must.failed).toBe(0);
   const c = run.report!.consistency!;
   expect(c.consistent).toBe(false);
-  expect(c.inconsistent.map((i) => i.path)).toContain('/api/admin/projects');
-  expect(Object.keys(c.inconsistent.find((i) => i.path === '/api/admin/projects' && i.credential === 'admin')!.answers).sort()).toEqual([
-    '200 json breaks []',
-    '503 json ServiceUnavailable',
-  ]);
+  expect(c.inconsistent.map((i) => `${i.credential} ${i.path}`)).toEqual(['none /api/admin/projects']);
+  expect(Object.keys(c.inconsistent[0].answers).sort()).toEqual(['401 json AuthenticationRequired', '503 json ServiceUnavailable']);
 });
