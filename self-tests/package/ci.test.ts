@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
+import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { actionSteps, usedActions, workflowJob, type ShellStep } from '../support/ci-steps.ts';
@@ -11,6 +12,8 @@ import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
 // The action's and the recipes' shell steps, run as their CI would run them: the environment a runner
 // gives (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the action's path), inputs and expressions filled in.
+// The shards recipe is also the suite's proof of sharding: `--shard=i/n` runs split the clauses, and
+// merging their blob reports gives the report of one whole run (the GitLab recipe's, of the same target).
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -120,11 +123,48 @@ test('the action fails the job when a secret is missing, and says nothing was ch
   expect(gated.log).toContain('::error title=Conformance not run::configuration error');
 });
 
-test('the shards recipe: three shards of the npm package, merged, exit by the merged verdict', async () => {
+/** Clauses a run judged: the judge attaches evidence to every clause it looks at, passed or not. */
+const judged = (report: ConformanceReport | undefined) => (report?.clauses ?? []).filter((c) => c.evidence !== undefined).map((c) => c.id);
+
+/** What a report says about the target, without what changes from run to run (times, request ids, bodies). */
+function verdictOf(report: ConformanceReport | undefined) {
+  if (!report) return undefined;
+  return {
+    target: report.target,
+    verdict: report.verdict,
+    completed: report.completed,
+    errors: report.errors,
+    shard: report.shard,
+    summary: report.summary,
+    requests: report.requests,
+    clauses: report.clauses.map((c) => ({
+      id: c.id,
+      section: c.section,
+      level: c.level,
+      status: c.status,
+      instances: c.evidence?.instances,
+      violations: (c.evidence?.violations.length ?? 0) + (c.evidence?.violationsCut ?? 0),
+    })),
+  };
+}
+
+const readReport = (workspace: string): ConformanceReport => JSON.parse(readFileSync(path.join(workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+
+// The recipes configure the admin token alone: with one failing clause and the clauses that need other
+// tokens not exercised, a report has every kind of status a merge could lose.
+const recipeTarget = () => {
+  const target = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
+  return { CONFORMANCE_BASE_URL: target.CONFORMANCE_BASE_URL, CONFORMANCE_ADMIN_TOKEN: target.CONFORMANCE_ADMIN_TOKEN };
+};
+
+/** The shards recipe's merged report and exit code, which the GitLab recipe's single run must match. */
+let mergedRun: { report: ConformanceReport; exitCode: number | null } | undefined;
+
+test('the shards recipe: three shards of the npm package each judge part of the clauses, merged into one report, exit by the merged verdict', async () => {
   const file = path.join(PROJECT_ROOT, 'docs', 'ci', 'github-shards.yml');
   expect(usedActions(file, 'shard')).toEqual(['actions/setup-node', 'actions/upload-artifact']);
   expect(usedActions(file, 'merge')).toEqual(['actions/setup-node', 'actions/download-artifact', 'actions/upload-artifact']);
-  const target = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
+  const target = recipeTarget();
   const values = { 'vars.CONFORMANCE_BASE_URL': target.CONFORMANCE_BASE_URL, 'secrets.CONFORMANCE_ADMIN_TOKEN': target.CONFORMANCE_ADMIN_TOKEN };
   // The one stand-in: the package comes from this project's tarball, not the registry.
   const registry = { SUITE_PACKAGE: tarball };
@@ -133,35 +173,57 @@ test('the shards recipe: three shards of the npm package, merged, exit by the me
   mkdirSync(blobs);
   // Every job of a workflow runs in the same workspace path, so the shards' blob reports agree on where the tests live.
   const r = runner();
+  const shards: ConformanceReport[] = [];
   for (const shard of ['1', '2', '3']) {
     const job = workflowJob(file, 'shard', { ...values, 'matrix.shard': shard });
     const ran = await runSteps(r, job.steps, { ...job.env, ...registry });
     expect(ran.exitCode, ran.log).toBe(0);
+    const report = readReport(r.workspace);
+    shards.push(report);
+    expect(report.shard).toBe(`${shard}/3`);
+    // One shard alone is never a pass of the target: a violation it finds fails it (1), else it has no verdict (3).
+    expect(report.verdict).not.toBe('pass');
+    expect(ran.log).toContain(`shard ${shard}/3 ended with exit code ${report.summary.must.failed ? 1 : 3}`);
     // actions/upload-artifact and download-artifact with merge-multiple: every shard's blob report in one folder.
     const blobDir = path.join(r.workspace, 'conformance-report', 'blob-report');
     for (const f of readdirSync(blobDir)) cpSync(path.join(blobDir, f), path.join(blobs, f));
   }
   expect(readdirSync(blobs)).toHaveLength(3);
+  // Each shard judged part of the clauses, and together every clause exactly once.
+  const all = shards[0].clauses.map((c) => c.id);
+  const parts = shards.map(judged);
+  for (const part of parts) expect(part.length).toBeGreaterThan(0);
+  for (const part of parts) expect(part.length).toBeLessThan(all.length);
+  expect(parts.flat().sort()).toEqual([...all].sort());
   const job = workflowJob(file, 'merge', values);
   const ran = await runSteps(merged, job.steps, { ...job.env, ...registry });
   expect(ran.exitCode, ran.log).toBe(1);
-  const report = JSON.parse(readFileSync(path.join(merged.workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+  const report = readReport(merged.workspace);
   expect(report.verdict).toBe('fail');
   expect(report.summary.notJudged).toBe(0);
+  mergedRun = { report, exitCode: ran.exitCode };
 });
 
-test('the GitLab recipe: the job fails on a violation and leaves junit.xml and the report folder as its artifacts', async () => {
+test("the GitLab recipe: the job fails on a violation and leaves junit.xml and the report folder as its artifacts; its report is the shards' merged one", async () => {
   const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')) as {
     conformance: { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } };
   };
   const { variables, script, artifacts } = doc.conformance;
   const r = runner();
-  const target = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
   // GitLab runs the script lines in one shell and fails the job at the first that fails.
-  const ran = await runSteps(r, [{ name: 'script', run: script.join('\n'), env: {} }], { ...variables, SUITE_PACKAGE: tarball, GITLAB_CI: 'true', ...target });
+  const ran = await runSteps(r, [{ name: 'script', run: script.join('\n'), env: {} }], {
+    ...variables,
+    SUITE_PACKAGE: tarball,
+    GITLAB_CI: 'true',
+    ...recipeTarget(),
+  });
   expect(ran.exitCode, ran.log).toBe(1);
   expect(existsSync(path.join(r.workspace, artifacts.reports.junit))).toBe(true);
   for (const p of artifacts.paths) expect(existsSync(path.join(r.workspace, p))).toBe(true);
+  // One whole run and the merge of three shards of the same target say the same, and exit alike.
+  expect(mergedRun, 'the shards recipe ran first').toBeDefined();
+  expect(verdictOf(mergedRun?.report)).toEqual(verdictOf(readReport(r.workspace)));
+  expect(mergedRun?.exitCode).toBe(ran.exitCode);
 });
 
 test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {
