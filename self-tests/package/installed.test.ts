@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReferenceServer } from '../../reference-server/server.ts';
-import { FAULTS } from '../../reference-server/variants/index.ts';
 import { installInEmptyFolder, pack, run } from '../support/package.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
@@ -12,7 +11,6 @@ import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 let tarball: string;
 let app: string;
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
@@ -21,7 +19,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   tarball = pack();
   app = await installInEmptyFolder(tarball);
-  server = await startReferenceServer(0, [fault]);
+  server = await startReferenceServer(0);
 });
 
 test.afterAll(async () => new Promise<void>((resolve) => (server ? server.server.close(() => resolve()) : resolve())));
@@ -54,12 +52,10 @@ test('the installed command checks the embedded reference target when asked, and
   expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
 });
 
-test('the installed command passes a conformant target and fails a broken one, a relative report folder taken from the current folder', async () => {
+// That the installed command fails a broken target, exit code 1, is what the recipes' runs show (ci.test.ts).
+test('the installed command passes a conformant target, a relative report folder taken from the current folder', async () => {
   const passing = await command([], { ...referenceTargetEnv(server.url), CONFORMANCE_REPORT_DIR: 'out/conformant' });
   expect(passing.exitCode, passing.output).toBe(0);
   expect(reportIn(path.join(app, 'out', 'conformant')).verdict).toBe('pass');
-  const failing = await command([], { ...referenceTargetEnv(`${server.url}/variants/${fault.name}`), CONFORMANCE_REPORT_DIR: 'out/broken' });
-  expect(failing.exitCode, failing.output).toBe(1);
-  expect(reportIn(path.join(app, 'out', 'broken')).verdict).toBe('fail');
-  expect(existsSync(path.join(app, 'out', 'broken', 'junit.xml'))).toBe(true);
+  expect(existsSync(path.join(app, 'out', 'conformant', 'junit.xml'))).toBe(true);
 });

@@ -6,14 +6,15 @@ import { judgedVariant } from '../matrix/judged.ts';
 import { referenceTargetEnv, runSuite, statusesOf } from '../support/run-suite.ts';
 
 // The matrix judges every fault in process; this run proves that HTTP, Playwright and the reporter carry
-// the same verdicts for one of them, clause by clause, and that the exit code follows.
+// the same verdicts for one of them, clause by clause, and that the exit code follows, whatever reporter
+// the user puts in place of the configured ones (the command keeps its own beside it).
 
 const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 
-test('a fault run as a black box fails exactly the clauses the judge fails in process, exit code 1', async () => {
+test('a fault run as a black box, with the reporter given on the command line, fails exactly the clauses the judge fails in process, exit code 1', async () => {
   const { server, url } = await startReferenceServer(0, [fault]);
   try {
-    const run = await runSuite(referenceTargetEnv(`${url}/variants/${fault.name}`, { CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }));
+    const run = await runSuite(referenceTargetEnv(`${url}/variants/${fault.name}`, { CONFORMANCE_OPENAPI_PATH: '/docs/openapi.json' }), ['--reporter=dot']);
     // An INFO clause the judge passes is reported observed, never passed.
     const info = new Set(
       loadCatalogue()
@@ -31,6 +32,9 @@ test('a fault run as a black box fails exactly the clauses the judge fails in pr
     expect(judged.must.failed).toEqual(fault.breaks);
     expect(run.report?.verdict).toBe('fail');
     expect(run.exitCode).toBe(1);
+    // The user's reporter ran in place of the list reporter, and the command's own wrote the report.
+    expect(run.stdout).not.toContain('✘');
+    expect(run.stdout).toMatch(/^[·°×F]+$/m);
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
