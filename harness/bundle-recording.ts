@@ -107,6 +107,27 @@ export function recordingOf(bundle: BundleRecording): Recording {
   return { run: bundle.run, startedAt: bundle.startedAt, exchanges: bundle.exchanges };
 }
 
+/** An exchange as exchanges.json holds it: a body an earlier exchange holds is named, not repeated. */
+type StoredExchange = Exchange & { bodySameAs?: number };
+
+/** The exchanges with every body in place: `bodySameAs` must name an earlier exchange that holds its body. */
+function withBodies(stored: StoredExchange[]): Exchange[] {
+  const exchanges: Exchange[] = [];
+  for (const [i, { bodySameAs, ...exchange }] of stored.entries()) {
+    if (bodySameAs === undefined) {
+      exchanges.push(exchange);
+      continue;
+    }
+    const bodyText = bodySameAs < i ? exchanges[bodySameAs].bodyText : undefined;
+    if (bodyText === undefined || exchange.bodyText !== undefined)
+      throw new Error(
+        `exchange ${i} of the bundle's exchanges.json takes its body from exchange ${bodySameAs}, which is not an earlier exchange with a body of its own`,
+      );
+    exchanges.push({ ...exchange, bodyText });
+  }
+  return exchanges;
+}
+
 /** A bundle's exchanges.json, checked against its schema. */
 export function readBundleRecording(bytes: Buffer): BundleRecording {
   let parsed: unknown;
@@ -119,5 +140,5 @@ export function readBundleRecording(bytes: Buffer): BundleRecording {
   if (!read.ok) throw new Error(`the bundle's exchanges.json does not match harness/schemas/bundle-recording.schema.json: ${read.errors.join('; ')}`);
   const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.value.facts);
   if (!facts.ok) throw new Error(`the facts of the bundle's exchanges.json do not match harness/schemas/run-facts.schema.json: ${facts.errors.join('; ')}`);
-  return read.value;
+  return { ...read.value, exchanges: withBodies(read.value.exchanges) };
 }

@@ -29,15 +29,16 @@ const hash = createHash('sha256');
 const partial = file + '.partial';
 const fd = openSync(partial, 'w');
 const write = (text) => { hash.update(text); writeSync(fd, text); };
-const json = new Map();
+const holder = new Map();
 try {
   write(head);
   exchanges.forEach((exchange, i) => {
     const separator = i === 0 ? '' : ',\\n';
     if (bodyOf[i] === -1) return write(separator + exchange);
-    if (!json.has(bodyOf[i])) json.set(bodyOf[i], JSON.stringify(bodies[bodyOf[i]]));
+    if (holder.has(bodyOf[i])) return write(separator + exchange.slice(0, -1) + ',"bodySameAs":' + holder.get(bodyOf[i]) + '}');
+    holder.set(bodyOf[i], i);
     write(separator + exchange.slice(0, -1) + ',"bodyText":');
-    write(json.get(bodyOf[i]));
+    write(JSON.stringify(bodies[bodyOf[i]]));
     write('}');
   });
   write('\\n]}\\n');
@@ -60,7 +61,9 @@ const require = createRequire(import.meta.url);
 /**
  * Writes a bundle's recording to `file` on a thread of its own, an exchange at a time (one JSON text of
  * every body at once would pass the longest string a JavaScript engine holds for a target with two large
- * lists), each distinct body turned into JSON once; the file appears under its name only when whole.
+ * lists). Each distinct body is written once, by the first exchange that has it; a later exchange with the
+ * same body names that one (`bodySameAs`), as a target that ignores `archived` sends one list three times.
+ * The file appears under its name only when whole.
  * Resolves to the SHA-256 of its bytes.
  */
 export function writeExchanges(file: string, bundle: BundleRecording): Promise<string> {

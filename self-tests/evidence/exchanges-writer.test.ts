@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { bundleRecording } from '../../harness/bundle-recording.ts';
+import { bundleRecording, readBundleRecording } from '../../harness/bundle-recording.ts';
 import { writeExchanges } from '../../harness/exchanges-writer.ts';
 import { createSecrets } from '../../harness/redact.ts';
 import type { RunFacts } from '../../harness/verdicts.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 // A small recording is written in the runner's process, a large one on a thread: the same code, so the
-// same bytes, and the digest is the file's own in both.
+// same bytes, and the digest is the file's own in both. A body is written once, however many answers it is.
 
 const FACTS: RunFacts = {
   target: { name: 'reference', baseUrl: 'http://reference.invalid', embedded: false },
@@ -43,8 +43,31 @@ test('the exchanges are written alike in process and on a thread, each with the 
       const digest = await writeExchanges(file, recording);
       const bytes = readFileSync(file);
       expect(digest, name).toBe(createHash('sha256').update(bytes).digest('hex'));
-      expect(JSON.parse(bytes.toString()), name).toEqual(JSON.parse(JSON.stringify(recording)));
+      expect(readBundleRecording(bytes), name).toEqual(JSON.parse(JSON.stringify(recording)));
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a body that repeats an earlier answer's is written once and read back in place; a reference to no earlier body is refused", async () => {
+  const lists = bundle.exchanges.flatMap((e, i) => (e.request.path.startsWith('/api/admin/projects') && e.request.credential === 'admin' ? [i] : []));
+  expect(lists).toHaveLength(3);
+  // A target that ignores `archived`: the same list three times, as large as a thread writes.
+  const list = JSON.stringify({ version: 1, projects: [], padding: 'x'.repeat(2 << 20) });
+  const repeated = { ...bundle, exchanges: bundle.exchanges.map((e, i) => (lists.includes(i) ? { ...e, bodyText: list } : e)) };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-exchanges-'));
+  try {
+    const file = path.join(dir, 'exchanges.json');
+    await writeExchanges(file, repeated);
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('x'.repeat(2 << 20)).length - 1).toBe(1);
+    expect(text.split(`"bodySameAs":${lists[0]}}`).length - 1).toBe(2);
+    expect(readBundleRecording(Buffer.from(text))).toEqual(JSON.parse(JSON.stringify(repeated)));
+    const forward = text.replace(`"bodySameAs":${lists[0]}}`, `"bodySameAs":${lists[2]}}`);
+    expect(() => readBundleRecording(Buffer.from(forward))).toThrow(
+      `exchange ${lists[1]} of the bundle's exchanges.json takes its body from exchange ${lists[2]}, which is not an earlier exchange with a body of its own`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
