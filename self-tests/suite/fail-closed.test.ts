@@ -87,6 +87,7 @@ test.describe('the embedded reference target', () => {
   test.beforeAll(async () => {
     embedded = await runSuite();
   });
+  test.afterAll(() => embedded && rmSync(embedded.reportDir, { recursive: true, force: true }));
 
   test('the suite passes the embedded reference target, every MUST clause exercised, exit code 0', () => {
     expect(embedded.exitCode, embedded.stdout + embedded.stderr).toBe(0);
