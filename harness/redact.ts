@@ -52,12 +52,38 @@ function widened(text: string, from: number, to: number, needle: Needle): [numbe
   return [start, end];
 }
 
-function occurrences(view: View, needle: Needle, marker: string, found: Found[]): void {
+/** Every needle of every secret, found in one pass over a text rather than one pass a needle. */
+interface Search {
+  pattern: RegExp;
+  /** What each needle's text is, and the marker of the secret it spells (the first secret's, where two share one). */
+  byText: Map<string, { needle: Needle; marker: string }>;
+}
+
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
+
+function searchOf(secrets: { marker: string; needles: { needle: Needle }[] }[]): Search {
+  const byText = new Map<string, { needle: Needle; marker: string }>();
+  for (const { marker, needles } of secrets) for (const { needle } of needles) if (!byText.has(needle.text)) byText.set(needle.text, { needle, marker });
+  // Longest first, so that the expression stops at a place where any needle starts.
+  const texts = [...byText.keys()].sort((a, b) => b.length - a.length);
+  return { pattern: new RegExp(texts.map((t) => t.replace(REGEXP_SPECIAL, '\\$&')).join('|'), 'g'), byText };
+}
+
+/** Where the needles stand in the view: every one that starts at each place, overlapping ones included. */
+function occurrences(view: View, { pattern, byText }: Search, found: Found[]): void {
   const { text } = view;
-  for (let at = text.indexOf(needle.text); at !== -1; at = text.indexOf(needle.text, at + 1)) {
-    const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
-    const [start, end] = originalSpan(view, from, to);
-    found.push({ start, end, marker });
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const at = match.index;
+    // The longest matched; a shorter needle that starts here too (a secret inside another) is kept as well.
+    for (const [needleText, { needle, marker }] of byText) {
+      if (!text.startsWith(needleText, at)) continue;
+      const [from, to] = needle.base64 ? widened(text, at, at + needleText.length, needle) : [at, at + needleText.length];
+      const [start, end] = originalSpan(view, from, to);
+      found.push({ start, end, marker });
+    }
+    // The next needle may start inside this one.
+    pattern.lastIndex = at + 1;
   }
 }
 
@@ -133,16 +159,13 @@ export function createRedactor(config: SecretSource): Redactor {
     needles: needlesOf(secret).map((needle) => ({ needle, grams: gramsOf(needle.text) })),
   }));
   if (secrets.length === 0) return (text) => text;
+  const search = searchOf(secrets);
   return (text) => {
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
+      occurrences(view, search, found);
       const open = openEscapeLength(view.text);
-      for (const { marker, needles } of secrets) {
-        for (const { needle, grams } of needles) {
-          occurrences(view, needle, marker, found);
-          edges(view, open, needle, grams, marker, found);
-        }
-      }
+      for (const { marker, needles } of secrets) for (const { needle, grams } of needles) edges(view, open, needle, grams, marker, found);
     }
     return found.length === 0 ? text : replaced(text, found);
   };

@@ -83,6 +83,33 @@ for (const c of CASES) {
   });
 }
 
+// Secrets whose spellings overlap in a text: one starts inside another, or one is the start of another.
+// Every needle is looked for at every place, not only after the end of the last one found.
+const OVERLAPPING = createRedactor({ adminToken: 'key-AAAA1234BBBB', forbidden: [], signupTokens: ['1234BBBBzz-99xx', 'key-AAAA1234'] });
+const OVERLAP_CASES: { description: string; text: string; redacted: string }[] = [
+  { description: 'one starting inside the other', text: 'x key-AAAA1234BBBBzz-99xx y', redacted: 'x $TOKEN y' },
+  { description: 'the second alone', text: 'x 1234BBBBzz-99xx y', redacted: 'x $SIGNUP_TOKEN_1 y' },
+  { description: 'the shorter, the start of the longer, alone', text: 'x key-AAAA1234 y', redacted: 'x $SIGNUP_TOKEN_2 y' },
+  {
+    description: 'one starting inside the other, in base64',
+    text: `t=${b64('key-AAAA1234BBBBzz-99xx')};`,
+    redacted: 't=$TOKEN;',
+  },
+];
+
+for (const c of OVERLAP_CASES) {
+  test(`the redactor takes out secrets that overlap: ${c.description}`, () => {
+    expect(OVERLAPPING(c.text)).toBe(c.redacted);
+  });
+}
+
+test('where a secret starts as the base64 of another does, the character before, which carries bits of the other, goes too', () => {
+  // "FiY2RlZmdoaWprb" is the part of base64("x" + "abcdefghijkl") that only the secret's bytes decide; the
+  // "G" before it holds bits of its first byte.
+  const redactor = createRedactor({ adminToken: 'FiY2RlZmdoaWprbQQQQ', forbidden: [], signupTokens: ['abcdefghijkl'] });
+  expect(redactor('t=eGFiY2RlZmdoaWprbQQQQ;')).toBe('t=e$SIGNUP_TOKEN_1;');
+});
+
 const SECRETS = [
   { name: 'admin', value: ADMIN, marker: '$TOKEN' },
   { name: 'forbidden', value: FORBIDDEN, marker: '$FORBIDDEN_TOKEN' },
