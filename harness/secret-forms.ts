@@ -1,5 +1,6 @@
 // What the redactor searches for, for one secret.
 
+import { decodedViews } from './decoded-view.ts';
 import { MIN_SECRET_CHARS } from './secret-rule.ts';
 
 /**
@@ -13,11 +14,25 @@ export interface Needle {
   after: number;
 }
 
-/** Texts whose base64 is searched too: the secret, and the spellings a target would encode, as a URL or a JSON string. */
+/** As a form (application/x-www-form-urlencoded, URLSearchParams) writes a value: a space as "+", the rest percent-encoded. */
+const formEncoded = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
+
+/** Texts whose base64 is searched too: the secret, and the spellings a target would encode, as a URL, a form or a JSON string. */
 function spellings(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const percent = encodeURIComponent(secret);
-  return [secret, percent, percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), json, json.replace(/\//g, '\\/')];
+  return [secret, percent, percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), formEncoded(secret), json, json.replace(/\//g, '\\/')];
+}
+
+/**
+ * The secret as the decoded views show it, besides as it is: with a space as "+" (a form's spelling, whose
+ * other escapes the views decode), and, for a secret that holds what a reader decodes ("~1", "%41"), as
+ * each layer decodes it. A target that escapes another of its characters leaves those in the text, and the
+ * view that decodes that escape decodes them too.
+ */
+function plainNeedles(secret: string): Needle[] {
+  const texts = [secret, secret.replace(/ /g, '+'), ...decodedViews(secret).map((view) => view.text)];
+  return texts.map((text) => ({ text, base64: false, before: 0, after: 0 }));
 }
 
 /**
@@ -42,11 +57,12 @@ function base64Needles(text: string): Needle[] {
   });
 }
 
-/** Everything to search for one secret: itself (every escaped spelling is decoded by the views), and its base64 encodings. */
+/** Everything to search for one secret: itself as the views show it (they decode every escaped spelling), and its base64 encodings. */
 export function needlesOf(secret: string): Needle[] {
-  const needles: Needle[] = [{ text: secret, base64: false, before: 0, after: 0 }];
+  const needles = plainNeedles(secret);
   for (const spelling of new Set(spellings(secret))) needles.push(...base64Needles(spelling));
   const seen = new Set<string>();
-  // A short base64 fragment would turn up in any base64 text; configuration refuses secrets that short.
-  return needles.filter((n) => (!n.base64 || n.text.length >= MIN_SECRET_CHARS) && !seen.has(n.text) && seen.add(n.text));
+  // A short needle would turn up in ordinary text; configuration refuses secrets that short, but a
+  // fragment of base64 or a decoded spelling may be shorter. The secret itself is always searched.
+  return needles.filter((n) => (n.text === secret || n.text.length >= MIN_SECRET_CHARS) && !seen.has(n.text) && seen.add(n.text));
 }

@@ -16,7 +16,9 @@ const FORBIDDEN = 'user:5e0c3b7a91d4';
 const SIGNUP = 'b5f1c2d4e6a8091b2c3d4e5f60718293';
 // Holds what a layer would decode: "~1" is a "/" in a JSON pointer.
 const SIGNUP_2 = 'invite~1.7c4e9d3b';
-const CONFIG = { adminToken: ADMIN, forbidden: forbiddenCredentials([FORBIDDEN], [], []), signupTokens: [SIGNUP, SIGNUP_2] };
+// Holds a space, which a form writes as "+", and a percent-escape of its own.
+const SIGNUP_3 = 'Bearer 7f%41e9.c2d1';
+const CONFIG = { adminToken: ADMIN, forbidden: forbiddenCredentials([FORBIDDEN], [], []), signupTokens: [SIGNUP, SIGNUP_2, SIGNUP_3] };
 const redact = createRedactor(CONFIG);
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -115,6 +117,7 @@ const SECRETS = [
   { name: 'forbidden', value: FORBIDDEN, marker: '$FORBIDDEN_TOKEN' },
   { name: 'signup', value: SIGNUP, marker: '$SIGNUP_TOKEN_1' },
   { name: 'second signup', value: SIGNUP_2, marker: '$SIGNUP_TOKEN_2' },
+  { name: 'third signup', value: SIGNUP_3, marker: '$SIGNUP_TOKEN_3' },
 ];
 
 // Each form the self-tests search the run's output for, at the start, in the middle and at the end of a

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import type { ReferenceResponse } from '../../reference-server/respond.ts';
 import { faithfulAnswer, serveHttp, writeAnswer, type LoopbackServer } from './hostile-servers.ts';
-import { base64Around, jsonEscaped, jsonSlashEscaped, percentEncodedAll, percentLower, unicodeEscaped, wrapped } from './written-forms.ts';
+import { base64Around, formEncoded, jsonEscaped, jsonSlashEscaped, percentEncodedAll, percentLower, unicodeEscaped, wrapped } from './written-forms.ts';
 
 // A target that quotes back every secret it is sent, in every spelling and everywhere the suite quotes
 // it: bodies, values that break a clause, field names, header values, a redirect, JSON that does not parse,
@@ -67,6 +67,8 @@ export function spellings(secret: string): string[] {
     base64Around('x', secret, 'yz', true),
     base64Around('ab', secret, '', true),
     Buffer.from(encodeURIComponent(secret)).toString('base64'),
+    formEncoded(secret),
+    Buffer.from(formEncoded(secret)).toString('base64'),
     [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
     [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
     ...wrappedSpellings(secret),

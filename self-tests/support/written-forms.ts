@@ -20,6 +20,9 @@ export const percentEncodedAll = (text: string, upper = true) => [...Buffer.from
 /** As encodeURIComponent writes it, with its hex digits in lower case. */
 export const percentLower = (text: string) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
 
+/** As a form (application/x-www-form-urlencoded, URLSearchParams) writes a value: a space as "+", the rest percent-encoded. */
+export const formEncoded = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
+
 /** The JSON string's inside, and the same with "/" escaped as "\/". */
 export const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
 export const jsonSlashEscaped = (text: string) => jsonEscaped(text).replace(/\//g, '\\/');
@@ -41,7 +44,7 @@ export const base64Around = (before: string, text: string, after: string, url = 
 /** `text` in lines of `width` characters joined by `eol`, as MIME (76, CRLF) and PEM (64, LF) wrap base64. */
 export const wrapped = (text: string, width: number, eol: string) => (text.match(new RegExp(`[^]{1,${width}}`, 'g')) ?? []).join(eol);
 
-/** Every spelling searched for: raw, JSON-escaped, percent-encoded, HTML references, base64 and base64url at three alignments, and the start of it alone. */
+/** Every spelling searched for: raw, JSON-escaped, percent-encoded, form-encoded, partly escaped, HTML references, base64 and base64url at three alignments, and the start of it alone. */
 export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   const forms: WrittenForm[] = [
     { form: 'raw', text: secret },
@@ -54,6 +57,11 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
     { form: 'every character percent-encoded', text: percentEncodedAll(secret) },
     { form: 'every character percent-encoded, lower-case hex', text: percentEncodedAll(secret, false) },
     { form: 'percent-encoded inside JSON', text: encodeURIComponent(secret).replace(/%/g, '\\u0025') },
+    { form: 'form-encoded, a space as +', text: formEncoded(secret) },
+    { form: 'a space as +, nothing else encoded', text: secret.replace(/ /g, '+') },
+    // A secret that holds what a reader decodes ("~1", "%41") keeps it, while another character is escaped.
+    { form: 'its last character percent-encoded', text: secret.slice(0, -1) + percentEncodedAll(secret.slice(-1)) },
+    { form: 'its last character as \\uXXXX', text: secret.slice(0, -1) + unicodeEscaped(secret.slice(-1)) },
     { form: 'HTML decimal references', text: [...secret].map((c) => `&#${c.codePointAt(0)};`).join('') },
     { form: 'HTML hex references', text: [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('') },
     { form: `its first ${prefixChars} characters`, text: secret.slice(0, prefixChars), part: true },
@@ -62,6 +70,7 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   for (const [spelling, text] of [
     ['', secret],
     [' of its percent-encoding', encodeURIComponent(secret)],
+    [' of its form encoding', formEncoded(secret)],
   ]) {
     for (const align of [0, 1, 2]) {
       forms.push({ form: `base64${spelling} at byte ${align} of a group`, text: base64Core(text, align) });
