@@ -129,17 +129,41 @@ function gramsOf(text: string): Set<string> {
   return grams;
 }
 
+/**
+ * What a marker says where a whole value spelt a secret other than as it is (encoded, escaped, cut, in other
+ * letter cases): that value was not the secret, and must not read as the marker a value equal to it becomes,
+ * in a report or when a bundle's answers are judged again.
+ */
+export const OTHERWISE_WRITTEN = ' (in another written form)';
+
+/** Whether a stretch is a whole value, the whole text or a whole quoted string, that is not the secret itself. */
+function wholeValueOtherThan(text: string, start: number, end: number, secret: string): boolean {
+  if (start === 0 && end === text.length) return text !== secret;
+  if (text[start - 1] !== '"' || text[end] !== '"') return false;
+  try {
+    return JSON.parse(text.slice(start - 1, end + 1)) !== secret;
+  } catch {
+    return true;
+  }
+}
+
 /** The text with every found stretch replaced by its marker; overlapping stretches become one, named by the first. */
-function replaced(text: string, found: Found[]): string {
+function replaced(text: string, found: Found[], secretOf: Map<string, string>): string {
   // Of two stretches alike, a whole secret names it rather than a part of a longer one ($FORBIDDEN_TOKEN is
   // a part of $FORBIDDEN_TOKEN_SIGNUP where placeholders stand for the tokens, as in a bundle).
   found.sort((a, b) => a.start - b.start || b.end - a.end || Number(a.edge ?? false) - Number(b.edge ?? false));
+  const merged: Found[] = [];
+  for (const f of found) {
+    const last = merged.at(-1);
+    if (last !== undefined && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else merged.push({ ...f });
+  }
   const out: string[] = [];
   let at = 0;
-  for (const f of found) {
-    if (f.end <= at) continue;
-    if (f.start >= at) out.push(text.slice(at, f.start), f.marker);
-    at = f.end;
+  for (const { start, end, marker } of merged) {
+    const otherwise = wholeValueOtherThan(text, start, end, secretOf.get(marker)!);
+    out.push(text.slice(at, start), otherwise ? `${marker}${OTHERWISE_WRITTEN}` : marker);
+    at = end;
   }
   out.push(text.slice(at));
   return out.join('');
@@ -155,11 +179,13 @@ function replaced(text: string, found: Found[]): string {
  */
 export function createRedactor(config: SecretSource): Redactor {
   const secrets = secretMarkers(config).map(([secret, marker]) => ({
+    secret,
     marker,
     needles: needlesOf(secret).map((needle) => ({ needle, grams: gramsOf(needle.text) })),
   }));
   if (secrets.length === 0) return (text) => text;
   const search = searchOf(secrets);
+  const secretOf = new Map(secrets.map(({ marker, secret }) => [marker, secret]));
   return (text) => {
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
@@ -167,7 +193,7 @@ export function createRedactor(config: SecretSource): Redactor {
       const open = openEscapeLength(view.text);
       for (const { marker, needles } of secrets) for (const { needle, grams } of needles) edges(view, open, needle, grams, marker, found);
     }
-    return found.length === 0 ? text : replaced(text, found);
+    return found.length === 0 ? text : replaced(text, found, secretOf);
   };
 }
 

@@ -6,6 +6,7 @@ import { judge } from '../../harness/judge.ts';
 import { createRedactor, createSecrets } from '../../harness/redact.ts';
 import type { RunFacts } from '../../harness/verdicts.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
+import { mutateToken } from '../../reference-server/variants/transforms.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
@@ -58,6 +59,31 @@ test('re-judging the bundle of the reference target and of every variant gives e
     expect(bundleEvidence, name).toEqual(liveEvidence);
   }
 });
+
+// A target that answers a token request with its secret in another written form fails the clause; its
+// bundle, where that value is redacted, must not turn the failure into a pass when it is judged again.
+const OTHERWISE: [string, (secret: string) => string][] = [
+  ['HTML references', (secret) => [...secret].map((c) => `&#${c.codePointAt(0)};`).join('')],
+  ['every byte percent-encoded', (secret) => [...Buffer.from(secret)].map((b) => `%${b.toString(16)}`).join('')],
+  ['base64', (secret) => Buffer.from(secret).toString('base64')],
+];
+
+for (const [form, spell] of OTHERWISE) {
+  test(`a secret answered in another written form (${form}) fails alike live and on the bundle`, () => {
+    const variant: Variant = {
+      name: `secret-as-${form}`,
+      description: `the secret of a token is answered as ${form}`,
+      transform: mutateToken((token) => {
+        token.secret = spell(token.secret);
+      }),
+    };
+    const { live, again, liveEvidence, bundleEvidence } = judgedTwice(variant);
+    const sameSecret = (checks: typeof live) => checks.find((c) => c.clause === 'signup-token.response.same-secret')?.outcome;
+    expect(sameSecret(live)).toBe('failed');
+    expect(again.map((c) => [c.clause, c.outcome])).toEqual(live.map((c) => [c.clause, c.outcome]));
+    expect(bundleEvidence).toEqual(liveEvidence);
+  });
+}
 
 test("with the target's description fetched, its drift is observed alike on the bundle", () => {
   const { live, again, bundle } = judgedTwice(undefined, { ...REFERENCE_INPUT, openapiPath: '/docs/openapi.json' });

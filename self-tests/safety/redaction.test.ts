@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { forbiddenCredentials } from '../../harness/config.ts';
 import { cut } from '../../harness/evidence.ts';
-import { createRedactor, createSecrets } from '../../harness/redact.ts';
+import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/redact.ts';
 import { unsafeToRedact } from '../../harness/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { base64Around, formsIn, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms, wrapped } from '../support/written-forms.ts';
@@ -33,14 +33,18 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   { description: 'every character as \\uXXXX in lower case', text: `{"t":"${unicodeEscaped(ADMIN)}"}`, redacted: '{"t":"$TOKEN"}' },
   { description: 'every character as \\uXXXX in upper case', text: `{"t":"${unicodeEscaped(ADMIN, true)}"}`, redacted: '{"t":"$TOKEN"}' },
   { description: 'some characters as \\uXXXX', text: '"*\\u003A*.9c4e-7a1f\\u002f2b\\u0022d8"', redacted: '"$TOKEN"' },
-  { description: 'escaped twice, as the JSON text of a value that holds escapes', text: JSON.stringify(unicodeEscaped(ADMIN)), redacted: '"$TOKEN"' },
+  { description: 'escaped twice, as the JSON text of a value that holds escapes', text: JSON.stringify(unicodeEscaped(ADMIN)), redacted: `"$TOKEN${OTHER}"` },
   { description: 'percent-encoded', text: `?t=${encodeURIComponent(ADMIN)}&x=1`, redacted: '?t=$TOKEN&x=1' },
   { description: 'percent-encoded in lower case', text: `?t=${percentLower(ADMIN)}&x=1`, redacted: '?t=$TOKEN&x=1' },
   { description: 'partly percent-encoded, in both cases', text: '?t=*%3a*.9c4e-7a1f/2b%22d8', redacted: '?t=$TOKEN' },
   { description: 'every character percent-encoded', text: `/x/${percentEncodedAll(ADMIN)}/y`, redacted: '/x/$TOKEN/y' },
   { description: 'percent-encoded twice', text: `?next=${encodeURIComponent(encodeURIComponent(ADMIN))}`, redacted: '?next=$TOKEN' },
-  { description: 'percent-encoded inside JSON', text: `"${encodeURIComponent(ADMIN).replace(/%/g, '\\u0025')}"`, redacted: '"$TOKEN"' },
-  { description: 'as HTML character references', text: '<input value="&ast;&#58;&#x2a;.9c4e-7a1f&sol;2b&quot;d8">', redacted: '<input value="$TOKEN">' },
+  { description: 'percent-encoded inside JSON', text: `"${encodeURIComponent(ADMIN).replace(/%/g, '\\u0025')}"`, redacted: `"$TOKEN${OTHER}"` },
+  {
+    description: 'as HTML character references',
+    text: '<input value="&ast;&#58;&#x2a;.9c4e-7a1f&sol;2b&quot;d8">',
+    redacted: `<input value="$TOKEN${OTHER}">`,
+  },
   { description: 'in a JSON pointer, "/" as ~1', text: '/projects/0/*:*.9c4e-7a1f~12b"d8', redacted: '/projects/0/$TOKEN' },
   { description: 'in base64, as a Basic credential', text: `Basic ${b64(`admin:${ADMIN}`)}`, redacted: 'Basic YWRtaW46$TOKEN' },
   { description: 'in base64, alone and padded', text: `t=${b64(ADMIN)};`, redacted: 't=$TOKEN;' },
@@ -48,7 +52,7 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   { description: 'in base64, from the second byte of a group', text: `x ${base64Around('x', ADMIN, 'yz')} y`, redacted: 'x e$TOKEN5eg== y' },
   { description: 'in base64url, from the third byte of a group', text: `x ${base64Around('xy', ADMIN, '', true)} y`, redacted: 'x eH$TOKEN y' },
   { description: 'in base64 inside a JSON string with / escaped', text: JSON.stringify(b64(`u:${ADMIN}`)).replace(/\//g, '\\/'), redacted: '"dT$TOKEN"' },
-  { description: 'the base64 of its percent-encoding', text: b64(encodeURIComponent(ADMIN)), redacted: '$TOKEN' },
+  { description: 'the base64 of its percent-encoding', text: b64(encodeURIComponent(ADMIN)), redacted: `$TOKEN${OTHER}` },
   { description: 'a prefix of 8 characters at the end of a text', text: `as ${ADMIN.slice(0, 8)}`, redacted: 'as $TOKEN' },
   { description: 'a longer prefix, percent-encoded, at the end of a text', text: `as ${encodeURIComponent(ADMIN.slice(0, 15))}`, redacted: 'as $TOKEN' },
   { description: 'a prefix cut inside an escape', text: `"${unicodeEscaped(ADMIN).slice(0, 58)}`, redacted: '"$TOKEN' },
@@ -62,7 +66,7 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   { description: 'two secrets side by side', text: `${ADMIN}${SIGNUP}`, redacted: '$TOKEN$SIGNUP_TOKEN_1' },
   { description: 'a forbidden credential, percent-encoded', text: `by ${encodeURIComponent(FORBIDDEN)}.`, redacted: 'by $FORBIDDEN_TOKEN.' },
   { description: 'a signup secret in its path', text: `/api/admin/invite-link/tokens/${SIGNUP}`, redacted: '/api/admin/invite-link/tokens/$SIGNUP_TOKEN_1' },
-  { description: 'a signup secret in upper-case percent-encoding of every character', text: percentEncodedAll(SIGNUP), redacted: '$SIGNUP_TOKEN_1' },
+  { description: 'a signup secret in upper-case percent-encoding of every character', text: percentEncodedAll(SIGNUP), redacted: `$SIGNUP_TOKEN_1${OTHER}` },
   {
     description: 'words, keys and paths that are no secret',
     text: '{"true":":","admin":"\\"","path":"/api/admin/projects?archived=true"}',
@@ -81,6 +85,33 @@ const CASES: { description: string; text: string; redacted: string }[] = [
 
 for (const c of CASES) {
   test(`the redactor takes a secret out ${c.description}`, () => {
+    expect(redact(c.text)).toBe(c.redacted);
+  });
+}
+
+// A value that spells a secret otherwise is not the secret: its marker says so, so that no value that
+// differed from a secret reads as equal to it, in a report or when a bundle is judged again.
+const WHOLE_VALUES: { description: string; text: string; redacted: string }[] = [
+  { description: 'the secret itself, as the whole text', text: SIGNUP, redacted: '$SIGNUP_TOKEN_1' },
+  { description: 'the secret itself, a whole JSON string', text: `{"secret":"${SIGNUP}"}`, redacted: '{"secret":"$SIGNUP_TOKEN_1"}' },
+  {
+    description: 'the secret JSON-escaped, a whole JSON string whose value is the secret',
+    text: `{"secret":"${unicodeEscaped(SIGNUP)}"}`,
+    redacted: '{"secret":"$SIGNUP_TOKEN_1"}',
+  },
+  { description: 'in base64, the whole text', text: b64(SIGNUP), redacted: `$SIGNUP_TOKEN_1${OTHER}` },
+  { description: 'percent-encoded, a whole JSON string', text: `{"secret":"${percentEncodedAll(SIGNUP)}"}`, redacted: `{"secret":"$SIGNUP_TOKEN_1${OTHER}"}` },
+  {
+    description: 'as HTML references, a whole JSON string',
+    text: `{"secret":"${[...SIGNUP].map((c) => `&#${c.codePointAt(0)};`).join('')}"}`,
+    redacted: `{"secret":"$SIGNUP_TOKEN_1${OTHER}"}`,
+  },
+  { description: 'its first 8 characters, the whole text', text: SIGNUP.slice(0, 8), redacted: `$SIGNUP_TOKEN_1${OTHER}` },
+  { description: 'inside a longer text, where no value is whole', text: `secret ${b64(SIGNUP)} sent`, redacted: 'secret $SIGNUP_TOKEN_1 sent' },
+];
+
+for (const c of WHOLE_VALUES) {
+  test(`a whole value that spells a secret otherwise is marked so, the secret itself is not: ${c.description}`, () => {
     expect(redact(c.text)).toBe(c.redacted);
   });
 }
@@ -186,17 +217,25 @@ const WRAPPED: { description: string; text: string; redacted: string }[] = [
   { description: 'as it is, split by LF', text: `token ${split(ADMIN, 8)} was sent`, redacted: 'token $TOKEN was sent' },
   { description: 'as it is, split by CRLF after its first character', text: `token ${split(ADMIN, 1, '\r\n')} was sent`, redacted: 'token $TOKEN was sent' },
   { description: 'as it is, split by a blank line', text: `token ${split(ADMIN, 18, '\n\n')}`, redacted: 'token $TOKEN' },
-  { description: 'split by LF, inside a JSON string as \\n', text: JSON.stringify({ t: split(ADMIN, 8) }), redacted: '{"t":"$TOKEN"}' },
-  { description: 'JSON-escaped, then wrapped, a line break cutting \\uXXXX', text: `"${wrapped(unicodeEscaped(ADMIN), 76, '\n')}"`, redacted: '"$TOKEN"' },
-  { description: 'JSON-escaped, then split between \\ and "', text: `{"t":"${split(jsonEscaped(ADMIN), 18, '\r\n')}"}`, redacted: '{"t":"$TOKEN"}' },
+  { description: 'split by LF, inside a JSON string as \\n', text: JSON.stringify({ t: split(ADMIN, 8) }), redacted: `{"t":"$TOKEN${OTHER}"}` },
+  {
+    description: 'JSON-escaped, then wrapped, a line break cutting \\uXXXX',
+    text: `"${wrapped(unicodeEscaped(ADMIN), 76, '\n')}"`,
+    redacted: `"$TOKEN${OTHER}"`,
+  },
+  { description: 'JSON-escaped, then split between \\ and "', text: `{"t":"${split(jsonEscaped(ADMIN), 18, '\r\n')}"}`, redacted: `{"t":"$TOKEN${OTHER}"}` },
   { description: 'percent-encoded, a line break cutting %3A', text: `?t=${split(encodeURIComponent(ADMIN), 3, '\r\n')}&x=1`, redacted: '?t=$TOKEN&x=1' },
   {
     description: 'as HTML character references, a line break cutting one',
     text: '<input value="&ast;&#5\n8;&#x2a;.9c4e-7a1f&sol;2b&quot;d8">',
-    redacted: '<input value="$TOKEN">',
+    redacted: `<input value="$TOKEN${OTHER}">`,
   },
   { description: 'a signup secret, split by LF', text: `/tokens/${split(SIGNUP, 16)}`, redacted: '/tokens/$SIGNUP_TOKEN_1' },
-  { description: 'holding "~1", split by \\n inside a JSON string', text: JSON.stringify({ t: split(SIGNUP_2, 9) }), redacted: '{"t":"$SIGNUP_TOKEN_2"}' },
+  {
+    description: 'holding "~1", split by \\n inside a JSON string',
+    text: JSON.stringify({ t: split(SIGNUP_2, 9) }),
+    redacted: `{"t":"$SIGNUP_TOKEN_2${OTHER}"}`,
+  },
   {
     description: 'holding "~1", split by \\\\n in JSON quoted as a JSON string',
     text: JSON.stringify(JSON.stringify({ t: split(SIGNUP_2, 9) })),
@@ -206,7 +245,7 @@ const WRAPPED: { description: string; text: string; redacted: string }[] = [
   {
     description: 'two secrets side by side in base64, wrapped: their stretches share a character and become one',
     text: wrapped(b64(`${ADMIN}${SIGNUP}`), 64, '\n'),
-    redacted: '$TOKEN',
+    redacted: `$TOKEN${OTHER}`,
   },
   { description: 'whole, with line breaks around it left alone', text: `one\r\n${ADMIN}\ntwo\n\nthree\r`, redacted: 'one\r\n$TOKEN\ntwo\n\nthree\r' },
   {
