@@ -52,33 +52,50 @@ function widened(text: string, from: number, to: number, needle: Needle): [numbe
   return [start, end];
 }
 
-/** Every needle of every secret, found in one pass over a text rather than one pass a needle. */
+/** Needles found in one pass over a text rather than one pass a needle. */
 interface Search {
   pattern: RegExp;
-  /** What each needle's text is, and the marker of the secret it spells (the first secret's, where two share one). */
-  byText: Map<string, { needle: Needle; marker: string }>;
+  /** Each needle, the marker of the secret it spells (the first secret's, where two share one), and a test of whether it starts at a place. */
+  needles: { needle: Needle; marker: string; at: RegExp }[];
 }
 
 const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
 
-function searchOf(secrets: { marker: string; needles: { needle: Needle }[] }[]): Search {
+const literal = (text: string) => text.replace(REGEXP_SPECIAL, '\\$&');
+
+/**
+ * The passes over a text that find every needle of every secret: one for the secrets as the views show them,
+ * in any letter case (a hex token upper-cased is still the token), one for their base64, whose case is
+ * part of what it encodes. Two smaller expressions also search faster than one of all the needles.
+ */
+function searchesOf(secrets: { marker: string; needles: { needle: Needle }[] }[]): Search[] {
   const byText = new Map<string, { needle: Needle; marker: string }>();
   for (const { marker, needles } of secrets) for (const { needle } of needles) if (!byText.has(needle.text)) byText.set(needle.text, { needle, marker });
-  // Longest first, so that the expression stops at a place where any needle starts.
-  const texts = [...byText.keys()].sort((a, b) => b.length - a.length);
-  return { pattern: new RegExp(texts.map((t) => t.replace(REGEXP_SPECIAL, '\\$&')).join('|'), 'g'), byText };
+  return [false, true].flatMap((base64) => {
+    // Longest first, so that the expression stops at a place where any needle starts.
+    const found = [...byText.values()].filter((n) => n.needle.base64 === base64).sort((a, b) => b.needle.text.length - a.needle.text.length);
+    if (found.length === 0) return [];
+    const flags = base64 ? '' : 'i';
+    return [
+      {
+        pattern: new RegExp(found.map((n) => literal(n.needle.text)).join('|'), `g${flags}`),
+        needles: found.map((n) => ({ ...n, at: new RegExp(literal(n.needle.text), `y${flags}`) })),
+      },
+    ];
+  });
 }
 
 /** Where the needles stand in the view: every one that starts at each place, overlapping ones included. */
-function occurrences(view: View, { pattern, byText }: Search, found: Found[]): void {
+function occurrences(view: View, { pattern, needles }: Search, found: Found[]): void {
   const { text } = view;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const at = match.index;
     // The longest matched; a shorter needle that starts here too (a secret inside another) is kept as well.
-    for (const [needleText, { needle, marker }] of byText) {
-      if (!text.startsWith(needleText, at)) continue;
-      const [from, to] = needle.base64 ? widened(text, at, at + needleText.length, needle) : [at, at + needleText.length];
+    for (const { needle, marker, at: startsAt } of needles) {
+      startsAt.lastIndex = at;
+      if (!startsAt.test(text)) continue;
+      const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
       const [start, end] = originalSpan(view, from, to);
       found.push({ start, end, marker });
     }
@@ -87,18 +104,29 @@ function occurrences(view: View, { pattern, byText }: Search, found: Found[]): v
   }
 }
 
+// The edges are compared in lower case (`lower` is a needle's text in lower case), as the search compares
+// the secrets in any case; a slice whose lower case is of another length (a few letters outside ASCII) is
+// compared as it is.
+const lowered = (text: string) => {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text;
+};
+
 /** Where a prefix of the needle, MIN_SECRET_CHARS long or more, ends the text at `end`; -1 when none does. */
-function prefixBefore(text: string, end: number, needle: string): number {
-  for (let p = Math.max(0, end - needle.length + 1); p <= end - MIN_SECRET_CHARS; p++) {
-    if (text.charCodeAt(p) === needle.charCodeAt(0) && needle.startsWith(text.slice(p, end))) return p;
+function prefixBefore(text: string, end: number, lower: string): number {
+  const from = Math.max(0, end - lower.length + 1);
+  const tail = lowered(text.slice(from, end));
+  for (let i = 0; i <= tail.length - MIN_SECRET_CHARS; i++) {
+    if (tail.charCodeAt(i) === lower.charCodeAt(0) && lower.startsWith(tail.slice(i))) return from + i;
   }
   return -1;
 }
 
 /** How long a suffix of the needle, MIN_SECRET_CHARS long or more, that starts the text is; -1 when none does. */
-function suffixLength(text: string, needle: string): number {
-  for (let q = Math.min(text.length, needle.length - 1); q >= MIN_SECRET_CHARS; q--) {
-    if (text.charCodeAt(0) === needle.charCodeAt(needle.length - q) && needle.endsWith(text.slice(0, q))) return q;
+function suffixLength(text: string, lower: string): number {
+  const head = lowered(text.slice(0, lower.length - 1));
+  for (let q = head.length; q >= MIN_SECRET_CHARS; q--) {
+    if (head.charCodeAt(0) === lower.charCodeAt(lower.length - q) && lower.endsWith(head.slice(0, q))) return q;
   }
   return -1;
 }
@@ -107,18 +135,18 @@ function suffixLength(text: string, needle: string): number {
  * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
  * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
  */
-function edges(view: View, open: number, needle: Needle, grams: Set<string>, marker: string, found: Found[]): void {
+function edges(view: View, open: number, lower: string, grams: Set<string>, marker: string, found: Found[]): void {
   const { text } = view;
   if (text.length < MIN_SECRET_CHARS) return;
   for (const end of new Set([text.length, text.length - open])) {
     // A part of the needle MIN_SECRET_CHARS long or more that ends here ends with one of its grams: most texts stop at this look-up.
-    if (end < MIN_SECRET_CHARS || !grams.has(text.slice(end - MIN_SECRET_CHARS, end))) continue;
-    const p = prefixBefore(text, end, needle.text);
+    if (end < MIN_SECRET_CHARS || !grams.has(lowered(text.slice(end - MIN_SECRET_CHARS, end)))) continue;
+    const p = prefixBefore(text, end, lower);
     if (p === -1) continue;
     found.push({ start: originalSpan(view, p, p + 1)[0], end: originalSpan(view, text.length - 1, text.length)[1], marker, edge: true });
     break;
   }
-  const q = grams.has(text.slice(0, MIN_SECRET_CHARS)) ? suffixLength(text, needle.text) : -1;
+  const q = grams.has(lowered(text.slice(0, MIN_SECRET_CHARS))) ? suffixLength(text, lower) : -1;
   if (q !== -1) found.push({ start: originalSpan(view, 0, 1)[0], end: originalSpan(view, q - 1, q)[1], marker, edge: true });
 }
 
@@ -181,17 +209,17 @@ export function createRedactor(config: SecretSource): Redactor {
   const secrets = secretMarkers(config).map(([secret, marker]) => ({
     secret,
     marker,
-    needles: needlesOf(secret).map((needle) => ({ needle, grams: gramsOf(needle.text) })),
+    needles: needlesOf(secret).map((needle) => ({ needle, lower: lowered(needle.text), grams: gramsOf(lowered(needle.text)) })),
   }));
   if (secrets.length === 0) return (text) => text;
-  const search = searchOf(secrets);
+  const searches = searchesOf(secrets);
   const secretOf = new Map(secrets.map(({ marker, secret }) => [marker, secret]));
   return (text) => {
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
-      occurrences(view, search, found);
+      for (const search of searches) occurrences(view, search, found);
       const open = openEscapeLength(view.text);
-      for (const { marker, needles } of secrets) for (const { needle, grams } of needles) edges(view, open, needle, grams, marker, found);
+      for (const { marker, needles } of secrets) for (const { lower, grams } of needles) edges(view, open, lower, grams, marker, found);
     }
     return found.length === 0 ? text : replaced(text, found, secretOf);
   };

@@ -57,6 +57,12 @@ const CASES: { description: string; text: string; redacted: string }[] = [
   { description: 'a longer prefix, percent-encoded, at the end of a text', text: `as ${encodeURIComponent(ADMIN.slice(0, 15))}`, redacted: 'as $TOKEN' },
   { description: 'a prefix cut inside an escape', text: `"${unicodeEscaped(ADMIN).slice(0, 58)}`, redacted: '"$TOKEN' },
   { description: 'a suffix of 8 characters at the start of a text', text: `${ADMIN.slice(-8)}" was sent`, redacted: '$TOKEN" was sent' },
+  {
+    description: 'a suffix of 8 characters in upper case at the start of a text',
+    text: `${ADMIN.slice(-8).toUpperCase()}" was sent`,
+    redacted: '$TOKEN" was sent',
+  },
+  { description: 'in upper case', text: `token ${SIGNUP.toUpperCase()} was sent`, redacted: 'token $SIGNUP_TOKEN_1 was sent' },
   { description: 'a prefix of 7 characters at the end, too short to tell', text: `as ${ADMIN.slice(0, 7)}`, redacted: `as ${ADMIN.slice(0, 7)}` },
   {
     description: 'a prefix of 8 characters inside a text, where nothing was cut',

@@ -68,6 +68,7 @@ export function spellings(secret: string): string[] {
     base64Around('ab', secret, '', true),
     Buffer.from(encodeURIComponent(secret)).toString('base64'),
     formEncoded(secret),
+    secret.toUpperCase(),
     Buffer.from(formEncoded(secret)).toString('base64'),
     [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
     [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),

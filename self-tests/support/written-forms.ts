@@ -44,7 +44,7 @@ export const base64Around = (before: string, text: string, after: string, url = 
 /** `text` in lines of `width` characters joined by `eol`, as MIME (76, CRLF) and PEM (64, LF) wrap base64. */
 export const wrapped = (text: string, width: number, eol: string) => (text.match(new RegExp(`[^]{1,${width}}`, 'g')) ?? []).join(eol);
 
-/** Every spelling searched for: raw, JSON-escaped, percent-encoded, form-encoded, partly escaped, HTML references, base64 and base64url at three alignments, and the start of it alone. */
+/** Every spelling searched for: raw, in either letter case, JSON-escaped, percent-encoded, form-encoded, partly escaped, HTML references, base64 and base64url at three alignments, and the start of it alone. */
 export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   const forms: WrittenForm[] = [
     { form: 'raw', text: secret },
@@ -57,6 +57,9 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
     { form: 'every character percent-encoded', text: percentEncodedAll(secret) },
     { form: 'every character percent-encoded, lower-case hex', text: percentEncodedAll(secret, false) },
     { form: 'percent-encoded inside JSON', text: encodeURIComponent(secret).replace(/%/g, '\\u0025') },
+    { form: 'in upper case', text: secret.toUpperCase() },
+    { form: 'in lower case', text: secret.toLowerCase() },
+    { form: 'percent-encoded, in upper case', text: encodeURIComponent(secret).toUpperCase() },
     { form: 'form-encoded, a space as +', text: formEncoded(secret) },
     { form: 'a space as +, nothing else encoded', text: secret.replace(/ /g, '+') },
     // A secret that holds what a reader decodes ("~1", "%41") keeps it, while another character is escaped.
@@ -66,6 +69,7 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
     { form: 'HTML hex references', text: [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('') },
     { form: `its first ${prefixChars} characters`, text: secret.slice(0, prefixChars), part: true },
     { form: `its first ${prefixChars} characters, percent-encoded`, text: encodeURIComponent(secret.slice(0, prefixChars)), part: true },
+    { form: `its first ${prefixChars} characters, in upper case`, text: secret.slice(0, prefixChars).toUpperCase(), part: true },
   ];
   for (const [spelling, text] of [
     ['', secret],
