@@ -88,6 +88,7 @@ function searchesOf(secrets: { marker: string; needles: { needle: Needle }[] }[]
 /** Where the needles stand in the view: every one that starts at each place, overlapping ones included. */
 function occurrences(view: View, { pattern, needles }: Search, found: Found[]): void {
   const { text } = view;
+  let last: Found | undefined;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const at = match.index;
@@ -97,7 +98,10 @@ function occurrences(view: View, { pattern, needles }: Search, found: Found[]): 
       if (!startsAt.test(text)) continue;
       const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
       const [start, end] = originalSpan(view, from, to);
-      found.push({ start, end, marker });
+      // Places come in order: a stretch that overlaps the last one of its secret extends it, so that a text
+      // that repeats a secret's pattern (a secret such as "abcdabcdabcd") is held as one stretch, not millions.
+      if (last?.marker === marker && start < last.end) last.end = Math.max(last.end, end);
+      else found.push((last = { start, end, marker }));
     }
     // The next needle may start inside this one.
     pattern.lastIndex = at + 1;
