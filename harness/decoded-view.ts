@@ -1,9 +1,12 @@
+import { EscapeRecords } from './escape-records.ts';
+
 // A text as a reader would decode it, layer by layer, each character remembering which characters of the
 // original text it came from. The redactor searches the secrets in every layer and replaces what they came
 // from, so a secret is found however it was escaped: in JSON (\u002a, \/, \"), in a URL (%2A, %2a, or only
 // in part), in HTML (&#42;, &ast;), in a JSON pointer (~1), or in several of these nested.
 // A layer keeps only the escapes it decoded, not a record per unit: a body of tens of MiB with a few escapes
-// in it costs those escapes and one copy of its text, and only a scan when none of them decodes.
+// in it costs those escapes and one copy of its text, and only a scan when none of them decodes; a body a
+// target filled with escapes costs a few bytes an escape (harness/escape-records.ts), never an object.
 // A target may also wrap what it echoes: base64 in lines of 76 (MIME) or 64 (PEM) characters, or a secret
 // split across two lines, raw or as \n inside a JSON string. A text in which any layer holds a line break
 // therefore also gets views without line breaks: the text with every stretch that some layer decodes to a
@@ -21,17 +24,10 @@ export interface View {
   decoding?: Decoding;
 }
 
-/**
- * How a view was decoded from the view below it, one entry per escape, in order: the escape at units
- * [belowFrom[k], belowTo[k]) of the view below became units [from[k], to[k]) of this one. The units between
- * two escapes are copied, one for one.
- */
+/** How a view was decoded from the view below it: where each of its escapes came from, in order (harness/escape-records.ts). */
 interface Decoding {
   below: View;
-  from: number[];
-  to: number[];
-  belowFrom: number[];
-  belowTo: number[];
+  records: EscapeRecords;
 }
 
 /**
@@ -166,37 +162,17 @@ function decodedAt(text: string, i: number): Decoded {
   }
 }
 
-/** The last escape that starts at or before unit i of a view, or -1 when none does. */
-function escapeAtOrBefore(from: number[], i: number): number {
-  let [low, high] = [0, from.length - 1];
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if (from[mid] <= i) low = mid + 1;
-    else high = mid - 1;
-  }
-  return high;
-}
-
-/** The first and last units of the view below that unit i of a decoded view came from. */
-function unitsBelow(decoding: Decoding, i: number): [number, number] {
-  const k = escapeAtOrBefore(decoding.from, i);
-  if (k === -1) return [i, i];
-  if (i < decoding.to[k]) return [decoding.belowFrom[k], decoding.belowTo[k] - 1];
-  const below = decoding.belowTo[k] + (i - decoding.to[k]);
-  return [below, below];
-}
-
 // A unit outside a view, which no caller asks about, is taken as coming from the same place of the original text.
 const inside = (view: View, i: number) => i >= 0 && i < view.text.length;
 
 function startOf(view: View, i: number): number {
   const { decoding } = view;
-  return decoding && inside(view, i) ? startOf(decoding.below, unitsBelow(decoding, i)[0]) : i;
+  return decoding && inside(view, i) ? startOf(decoding.below, decoding.records.unitsBelow(i)[0]) : i;
 }
 
 function endOf(view: View, i: number): number {
   const { decoding } = view;
-  return decoding && inside(view, i) ? endOf(decoding.below, unitsBelow(decoding, i)[1]) : i + 1;
+  return decoding && inside(view, i) ? endOf(decoding.below, decoding.records.unitsBelow(i)[1]) : i + 1;
 }
 
 const isLineBreak = (unit: string | undefined) => unit === '\n' || unit === '\r';
@@ -209,27 +185,35 @@ interface Layer {
   done(): View | undefined;
 }
 
-/** A layer over `below`: the text between two escapes is copied in slices. */
+/** How many pieces of a layer's text are held before they are joined into one chunk. */
+const PIECES_A_CHUNK = 1 << 14;
+
+/**
+ * A layer over `below`: the text between two escapes is copied in slices, joined into chunks as they
+ * come, so that a text of millions of escapes never holds two strings for each.
+ */
 function layerOver(below: View): Layer {
-  const decoding: Decoding = { below, from: [], to: [], belowFrom: [], belowTo: [] };
-  const pieces: string[] = [];
+  const decoding: Decoding = { below, records: new EscapeRecords() };
+  const chunks: string[] = [];
+  let pieces: string[] = [];
   let copied = 0;
   let length = 0;
   return {
     add(at, taken, text) {
       const from = length + (at - copied);
       pieces.push(below.text.slice(copied, at), text);
+      if (pieces.length >= PIECES_A_CHUNK) {
+        chunks.push(pieces.join(''));
+        pieces = [];
+      }
       length = from + text.length;
       copied = at + taken;
-      decoding.from.push(from);
-      decoding.to.push(length);
-      decoding.belowFrom.push(at);
-      decoding.belowTo.push(copied);
+      decoding.records.add(from, length, at, copied);
     },
     done() {
-      if (pieces.length === 0) return undefined;
-      pieces.push(below.text.slice(copied));
-      return { text: pieces.join(''), decoding };
+      if (decoding.records.length === 0) return undefined;
+      chunks.push(pieces.join(''), below.text.slice(copied));
+      return { text: chunks.join(''), decoding };
     },
   };
 }
@@ -294,9 +278,7 @@ function rawLineBreaks(text: string): [number, number][] {
 function decodedLineBreaks(view: View): [number, number][] {
   const { text, decoding } = view;
   const stretches: [number, number][] = [];
-  decoding?.from.forEach((from, k) => {
-    if (decoding.to[k] === from + 1 && isLineBreak(text[from])) stretches.push(originalSpan(view, from, from + 1));
-  });
+  for (const unit of decoding?.records.singleUnits() ?? []) if (isLineBreak(text[unit])) stretches.push(originalSpan(view, unit, unit + 1));
   return stretches;
 }
 

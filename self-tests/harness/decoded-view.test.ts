@@ -310,3 +310,16 @@ test('a text with line breaks far apart, one of them escaped, keeps every unit b
   const text = `${filler}\r\n${filler}%2\n541${filler}\\n${filler}&am\np;#x2a;\n`;
   expect(differences(text)).toEqual([]);
 });
+
+test('a text of tens of thousands of escapes, runs of one kind and mixed ones, line breaks among them, decodes as the reference decodes it', () => {
+  // Runs of escapes of one width are held as one record, and a layer's text is joined in chunks of a few
+  // thousand pieces: both are crossed here many times.
+  const random = seeded(0x5ca1e);
+  const parts: string[] = [];
+  while (parts.length < 30_000) {
+    const run = pick(random, ['%41', '%2541', '\\u0041', '&#65;', '~1', '%0A', '\\n']);
+    for (let n = 1 + Math.floor(random() * 400); n > 0; n--) parts.push(run);
+    for (let n = Math.floor(random() * 20); n > 0; n--) parts.push(random() < 0.7 ? encodedCharacter(random) : pick(random, PLAIN));
+  }
+  expect(differences(parts.join(''))).toEqual([]);
+});
