@@ -46,7 +46,29 @@ export function placeholderSecrets(input: BundleInput): { adminToken: string; si
   return { adminToken: '$TOKEN', signupTokens: input.signupTokens, forbidden: input.forbidden.map((f) => ({ ...f, token: f.placeholder })) };
 }
 
-const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it, back to `floor`. */
+function escapedQuote(text: string, at: number, floor: number): boolean {
+  let before = at - 1;
+  while (before > floor && text.charCodeAt(before) === 0x5c) before--;
+  return (at - 1 - before) % 2 === 1;
+}
+
+/**
+ * Calls `each` with every JSON string literal of the text that holds a backslash, as [start, end) with its
+ * quotes, in order. A scan, not a pattern: a pattern's backtracking runs out of stack on a literal of a few
+ * MiB, and a target decides how long its literals are.
+ */
+function eachLiteralWithEscapes(text: string, each: (start: number, end: number) => void): void {
+  let backslash = text.indexOf('\\');
+  for (let at = text.indexOf('"'); at !== -1 && backslash !== -1; ) {
+    let end = text.indexOf('"', at + 1);
+    while (end !== -1 && escapedQuote(text, end, at)) end = text.indexOf('"', end + 1);
+    if (end === -1) return;
+    if (backslash < at) backslash = text.indexOf('\\', at);
+    if (backslash !== -1 && backslash < end) each(at, end + 1);
+    at = text.indexOf('"', end + 1);
+  }
+}
 
 /**
  * A body with every secret replaced, as values: raw and percent-encoded occurrences first (a marker keeps a
@@ -55,18 +77,23 @@ const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
  */
 export function redactBody(text: string, redact: Redactor): string {
   const raw = redact(text);
-  if (!raw.includes('\\')) return raw;
-  return raw.replace(STRING_LITERAL, (literal) => {
-    if (!literal.includes('\\')) return literal;
+  const out: string[] = [];
+  let copied = 0;
+  eachLiteralWithEscapes(raw, (start, end) => {
     let value: unknown;
     try {
-      value = JSON.parse(literal);
+      value = JSON.parse(raw.slice(start, end));
     } catch {
-      return literal;
+      return;
     }
     const safe = redact(value as string);
-    return safe === value ? literal : JSON.stringify(safe);
+    if (safe === value) return;
+    out.push(raw.slice(copied, start), JSON.stringify(safe));
+    copied = end;
   });
+  if (copied === 0) return raw;
+  out.push(raw.slice(copied));
+  return out.join('');
 }
 
 function redactExchange(exchange: Exchange, request: Exchange['request'], baseUrl: string, redact: Redactor, redactedBody: (text: string) => string): Exchange {

@@ -99,3 +99,15 @@ test('a secret written with JSON escapes inside a string is redacted as a value,
   expect(redactBody(body, redact)).toBe('{"a":"$TOKEN","b":"$TOKEN and more","n":1e400,"c":"x\\ny","a":2}');
   expect(redactBody('plain abc/def text', redact)).toBe('plain $TOKEN text');
 });
+
+test('a JSON string of many MiB, escapes all through it, is redacted as a value, a secret in it too', () => {
+  // A pattern that matched literals ran out of stack on a literal of about 10 MiB; a target decides how long they are.
+  const redact = createRedactor({ adminToken: 'abc/def12', forbidden: [], signupTokens: [] });
+  const escapes = '\\u0041'.repeat(3_000_000);
+  const body = `{"a":"${escapes}","b":"x\\/y${escapes}abc\\/def12${escapes}"}`;
+  const redacted = redactBody(body, redact);
+  expect(redacted.length).toBeLessThan(body.length);
+  expect(redacted).not.toContain('abc\\/def12');
+  expect(JSON.parse(redacted)).toEqual({ a: 'A'.repeat(3_000_000), b: `x/y${'A'.repeat(3_000_000)}$TOKEN${'A'.repeat(3_000_000)}` });
+  expect(redactBody(`{"a":"${escapes}"}`, redact)).toBe(`{"a":"${escapes}"}`);
+});
