@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
+import type { DecodedBodies } from './decoded-bodies.ts';
 import { undici, type Network } from './network.ts';
 import { nextTry } from './rate-limit.ts';
 import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
@@ -13,6 +14,8 @@ export interface HttpOptions {
   tokenFor(credential: Credential): string | undefined;
   /** The run's connections to the target (harness/network.ts). */
   network: Network;
+  /** The run's bodies decoded so far: one like an earlier one shares its text. */
+  bodies: DecodedBodies;
 }
 
 /** A header's value as one string; a repeated header's values joined as HTTP joins them. */
@@ -26,14 +29,6 @@ function versionHeaders(headers: IncomingHttpHeaders): Record<string, string> | 
     .filter((name) => name === 'server' || name.includes('version'))
     .map((name) => [name, headerValue(headers, name)!]);
   return found.length > 0 ? Object.fromEntries(found) : undefined;
-}
-
-function decodeText(exchange: Exchange, bytes: Uint8Array): void {
-  try {
-    exchange.bodyText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    exchange.bodyError = 'the body is not valid UTF-8';
-  }
 }
 
 /** What came back of one request so far; filled in as it arrives. */
@@ -154,7 +149,9 @@ export async function send(request: ExchangeRequest, options: HttpOptions): Prom
   exchange.failure = answer.failure;
   if (answer.bytes !== undefined) {
     exchange.bodyBytes = answer.bytes.byteLength;
-    decodeText(exchange, answer.bytes);
+    const { text, error } = options.bodies.decode(answer.bytes);
+    if (text !== undefined) exchange.bodyText = text;
+    else exchange.bodyError = error;
   }
   exchange.durationMs = Date.now() - exchange.startedAt;
   return exchange;

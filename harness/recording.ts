@@ -1,5 +1,6 @@
 import type { TargetConfig } from './config.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
+import { DecodedBodies } from './decoded-bodies.ts';
 import { send } from './http.ts';
 import { DIRECT, openNetwork } from './network.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
@@ -51,6 +52,7 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
     userAgent: `admin-api-conformance/${SUITE_VERSION}`,
     tokenFor: credentials(config, run),
     network,
+    bodies: new DecodedBodies(),
   };
   const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.

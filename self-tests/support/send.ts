@@ -1,5 +1,6 @@
 import type { NetworkSettings } from '../../harness/config.ts';
 import type { Credential, Exchange } from '../../harness/exchange.ts';
+import { DecodedBodies } from '../../harness/decoded-bodies.ts';
 import { send } from '../../harness/http.ts';
 import { openNetwork } from '../../harness/network.ts';
 
@@ -27,6 +28,7 @@ export async function sendOnce(baseUrl: string, options: SendOptions = {}): Prom
       userAgent: 'self-test',
       tokenFor: () => options.token ?? 'self-test-token',
       network,
+      bodies: new DecodedBodies(),
     });
   } finally {
     await network.close();
