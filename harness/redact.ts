@@ -202,12 +202,13 @@ function replaced(text: string, found: Found[], secretOf: Map<string, string>): 
 }
 
 /**
- * Replaces every written form of every secret with its marker: as it is, escaped in any of the ways the
- * decoded views undo (JSON, URL, HTML, JSON pointer, nested), in base64 or base64url at any position of a
- * longer encoded text, any of these cut by line breaks (base64 wrapped as MIME or PEM wraps it), and a part
- * of it cut at either end of the text. What is replaced is the whole stretch of the text a match came from,
- * the line breaks inside it included. It works on one value; a caller redacts each value before writing or
- * cutting it, never a serialised report.
+ * Replaces every written form of every secret with its marker: as it is in any letter case, escaped in any
+ * of the ways the decoded views undo (JSON, URL, HTML, JSON pointer, nested), as a form writes it, in base64
+ * or base64url at any position of a longer encoded text, any of these cut by line breaks (base64 wrapped as
+ * MIME or PEM wraps it), and a part of it cut at either end of the text. What is replaced is the whole
+ * stretch of the text a match came from, the line breaks inside it included; a whole value that was not the
+ * secret itself says so after its marker (OTHERWISE_WRITTEN). It works on one value; a caller redacts each
+ * value before writing or cutting it, never a serialised report.
  */
 export function createRedactor(config: SecretSource): Redactor {
   const secrets = secretMarkers(config).map(([secret, marker]) => ({
