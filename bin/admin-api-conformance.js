@@ -85,14 +85,19 @@ function runPlaywright(args) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  child.on('close', (code) => {
-    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, outcome);
+  child.on('close', (code, signal) => {
+    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome);
     rmSync(dir, { recursive: true, force: true });
     process.exit(exitCode);
   });
 }
 
-function exitCodeOf(code, outcomeFile) {
+/**
+ * @param {number | null} code
+ * @param {NodeJS.Signals | null} signal
+ * @param {string} outcomeFile
+ */
+function exitCodeOf(code, signal, outcomeFile) {
   if (code === EXIT.configuration) return EXIT.configuration;
   try {
     const outcome = JSON.parse(readFileSync(outcomeFile, 'utf8'));
@@ -100,7 +105,9 @@ function exitCodeOf(code, outcomeFile) {
   } catch {
     // no outcome: the run ended before its reporter
   }
-  process.stderr.write(`conformance: no verdict: the run ended before its report (Playwright exited ${code})\n`);
+  // A runner killed from outside, most often by the system when memory ran out, has no exit code to show.
+  const end = signal ? `Playwright was killed by ${signal}${signal === 'SIGKILL' ? ', perhaps for lack of memory' : ''}` : `Playwright exited ${code}`;
+  process.stderr.write(`conformance: no verdict: the run ended before its report (${end})\n`);
   return EXIT.noVerdict;
 }
 

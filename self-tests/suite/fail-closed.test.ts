@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE } from '../../harness/report-folder.ts';
@@ -76,6 +76,38 @@ test('SIGTERM stops a run within seconds, exit code 143, with the report marked 
     expect(existsSync(path.join(run.reportDir, LOCK_FILE))).toBe(false);
     // The command, Playwright and its workers shared one process group: nothing of it is left.
     expect(() => process.kill(-run.pid, 0)).toThrow();
+  });
+});
+
+/** The command's own child, Playwright's runner, found by its parent process id in /proc (Linux). */
+function runnerOf(commandPid: number): number | undefined {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (name) state ppid …": the name may hold spaces and parentheses, so the fields are read after its last ')'.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === commandPid) return Number(entry);
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return undefined;
+}
+
+// The system's out-of-memory killer picks the largest process: the runner, which holds the answers.
+test('a runner killed from outside is no verdict, exit code 3, with a line that names the signal', async () => {
+  await withServer(neverAnswers(), async (target) => {
+    const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), [], undefined, (child) => {
+      const poll = setInterval(() => {
+        const runner = target.seen.length > 0 ? runnerOf(child.pid!) : undefined;
+        if (runner === undefined) return;
+        clearInterval(poll);
+        process.kill(runner, 'SIGKILL');
+      }, 20);
+      child.on('close', () => clearInterval(poll));
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr).toContain('conformance: no verdict: the run ended before its report (Playwright was killed by SIGKILL, perhaps for lack of memory)');
+    expect(run.report?.verdict).toBe('incomplete');
   });
 });
 
