@@ -33,20 +33,43 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** When a process started, in clock ticks since boot (field 22 of Linux's /proc/<pid>/stat); undefined elsewhere. */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields are counted after the last ')', since the process name may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock's content: the holder's process id, then its start time where the system tells it. */
+const lockOf = (pid: number) => `${[pid, startOf(pid)].filter((v) => v !== undefined).join(' ')}\n`;
+
+function readLock(lock: string): { pid: number; start?: string } {
+  const [pid, start] = readFileSync(lock, 'utf8').trim().split(/\s+/);
+  return { pid: Number(pid), start };
+}
+
 function holderOf(lock: string): number | undefined {
   if (!existsSync(lock)) return undefined;
-  const pid = Number(readFileSync(lock, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined;
+  const { pid, start } = readLock(lock);
+  if (!(Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))) return undefined;
+  // A process id is given again once its process is gone (often soon, in a container): a live process that
+  // started at another time than the lock says is not the run that took it.
+  const now = start === undefined ? undefined : startOf(pid);
+  return now !== undefined && now !== start ? undefined : pid;
 }
+
+/** Folders of virtual file systems: writing reports there fails, or does what no one meant. */
+const VIRTUAL = ['/proc', '/sys', '/dev'];
 
 /**
  * Takes the report folder for this run: refuses when another live run holds it, removes what an earlier
  * run left there, and holds it until this process ends. A run killed before it could let go leaves a lock
  * whose process is gone, which the next run takes over.
  */
-/** Folders of virtual file systems: writing reports there fails, or does what no one meant. */
-const VIRTUAL = ['/proc', '/sys', '/dev'];
-
 export function takeReportFolder(dir: string): void {
   if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
@@ -61,7 +84,7 @@ export function takeReportFolder(dir: string): void {
   if (holder !== undefined)
     throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
   try {
-    writeFileSync(lock, `${process.pid}\n`);
+    writeFileSync(lock, lockOf(process.pid));
   } catch (error) {
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
@@ -73,7 +96,7 @@ export function takeReportFolder(dir: string): void {
 export function releaseReportFolder(dir: string): void {
   const lock = path.join(dir, LOCK_FILE);
   try {
-    if (Number(readFileSync(lock, 'utf8').trim()) === process.pid) unlinkSync(lock);
+    if (readLock(lock).pid === process.pid) unlinkSync(lock);
   } catch {
     // already gone
   }
