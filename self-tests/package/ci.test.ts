@@ -124,7 +124,7 @@ test('the action fails the job when a secret is missing, and says nothing was ch
 });
 
 /** Clauses a run judged: the judge attaches evidence to every clause it looks at, passed or not. */
-const judged = (report: ConformanceReport | undefined) => (report?.clauses ?? []).filter((c) => c.evidence !== undefined).map((c) => c.id);
+const judged = (report: ConformanceReport) => report.clauses.filter((c) => c.evidence !== undefined).map((c) => c.id);
 
 /** What a report says about the target, without what changes from run to run (times, request ids, bodies). */
 function verdictOf(report: ConformanceReport) {
