@@ -1,5 +1,5 @@
 /** Edit distance between two names (insertions, deletions, substitutions), for suggesting a misspelt one. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -1,5 +1,4 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
@@ -8,6 +7,7 @@ import { readYamlFile } from './yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
 import { checkRedactable } from './secret-rule.ts';
+import { readSettingFile } from './setting-file.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -82,6 +82,12 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   openapiPath: 'CONFORMANCE_OPENAPI_PATH',
 };
 
+/** A variable as a message names it: with its key in a target file, where it may have been given instead. */
+const settingName = (variable: string) => {
+  const key = Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable);
+  return key ? `${variable} (${key})` : variable;
+};
+
 /** Keys whose value is a path, read relative to the target file that names it. */
 const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
 
@@ -117,9 +123,11 @@ const without = (source: Source, names: Set<string>): Source => Object.fromEntri
 function mergeSources(env: Source, cwd: string, targetFile?: string): Merged & { fileName?: string } {
   const vars = readVariables(env, cwd);
   if (targetFile !== undefined) {
-    const given = [...PER_TARGET_VARIABLES].find((v) => v !== 'CONFORMANCE_TARGET' && vars.env[v] !== undefined);
+    const given = [...PER_TARGET_VARIABLES].find((v) => vars.env[v] !== undefined);
     if (given) throw new ConfigError(`CONFORMANCE_TARGETS names the target files, which alone describe their targets; unset ${given}`);
     const file = readTargetFile(path.resolve(cwd, targetFile));
+    if (file.CONFORMANCE_BASE_URL === undefined)
+      throw new ConfigError(`the target file ${targetFile} has no baseUrl; every file in CONFORMANCE_TARGETS must name a deployment`);
     return { ...merge({ env: vars.env, file, dotenv: without(vars.dotenv, PER_TARGET_VARIABLES) }, targetFile), fileName: targetFile };
   }
   const fileName = vars.env.CONFORMANCE_TARGET ?? vars.dotenv.CONFORMANCE_TARGET;
@@ -141,6 +149,8 @@ function parseBaseUrl(raw: string): string {
     throw new ConfigError(`CONFORMANCE_BASE_URL must start with http:// or https://${quotable(raw) ? `; it starts with "${url.protocol}"` : ''}`);
   if (url.username || url.password) throw new ConfigError('CONFORMANCE_BASE_URL must not carry credentials; give the token in CONFORMANCE_ADMIN_TOKEN');
   if (url.search || url.hash) throw new ConfigError('CONFORMANCE_BASE_URL must not have a query or fragment: give the part before /api/admin');
+  // The URL parser keeps an explicit port 0, where no server can listen: the run could only fail on every request.
+  if (url.port === '0') throw new ConfigError('CONFORMANCE_BASE_URL has port 0, where no server listens: give the port the deployment serves on');
   if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
@@ -293,9 +303,13 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   const product = productOf(source);
   if (product && 'error' in product) throw new ConfigError(product.error);
   if (!embedded) checkRedactable(target);
-  const sameAsAdmin = target.forbidden.find((f) => f.token === target.adminToken);
-  if (sameAsAdmin)
-    throw new ConfigError(`${sameAsAdmin.placeholder.slice(1)} is the same as CONFORMANCE_ADMIN_TOKEN; it must be a token that lacks the permission`);
+  checkDistinctSecrets(source);
+  const reportDir = path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
+  const evidenceDir = source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined;
+  if (evidenceDir && (within(evidenceDir, reportDir) || within(reportDir, evidenceDir)))
+    throw new ConfigError(
+      `CONFORMANCE_EVIDENCE_DIR ${evidenceDir} and CONFORMANCE_REPORT_DIR ${reportDir} overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders`,
+    );
   return {
     ...target,
     embedded,
@@ -304,14 +318,41 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024, LIMITS.maxBodyBytes),
     repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1, LIMITS.repeat),
     concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4, LIMITS.concurrency),
-    reportDir: path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report'),
+    reportDir,
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
     network: parseNetwork({ ...networkEnvironment(env), ...source }, cwd),
     product,
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
-    evidenceDir: source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined,
+    evidenceDir,
   };
+}
+
+/** Whether a folder is another, or lies below it. */
+function within(folder: string, parent: string): boolean {
+  const relative = path.relative(parent, folder);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Each secret is given once: a token given as two credentials would stand for two placeholders in the
+ * reports, and the admin token among the forbidden or signup tokens can only be a slip. Repeated signup
+ * tokens are one token, and are taken once.
+ */
+function checkDistinctSecrets(source: Source): void {
+  const seen = new Map<string, string>();
+  const lists: [variable: string, tokens: string[]][] = [
+    ['CONFORMANCE_ADMIN_TOKEN', source.CONFORMANCE_ADMIN_TOKEN === undefined ? [] : [source.CONFORMANCE_ADMIN_TOKEN]],
+    ...FORBIDDEN_VARIABLES.map(([variable]): [string, string[]] => [variable, source[variable]?.split(',').map((t) => t.trim()) ?? []]),
+    ['CONFORMANCE_SIGNUP_TOKENS', [...new Set(source.CONFORMANCE_SIGNUP_TOKENS?.split(',').map((t) => t.trim()))]],
+  ];
+  for (const [variable, tokens] of lists)
+    for (const [i, token] of tokens.entries()) {
+      const where = `${settingName(variable)}${tokens.length > 1 ? ` entry ${i + 1}` : ''}`;
+      const earlier = seen.get(token);
+      if (earlier !== undefined) throw new ConfigError(`${where} is the same token as ${earlier}; give each token once`);
+      seen.set(token, where);
+    }
 }
 
 /** How requests reach the target on a staging network; each file is read, and checked, before any request. */
@@ -327,11 +368,9 @@ export interface NetworkSettings {
 }
 
 function readPem(variable: string, file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${variable}: the file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-  }
+  const read = readSettingFile(file);
+  if ('reason' in read) throw new ConfigError(`${variable}: the file ${file} cannot be read (${read.reason})`);
+  return read.bytes.toString('utf8');
 }
 
 function readCertificate(variable: string, file: string): string {
@@ -384,12 +423,9 @@ function proxyVariable(source: Source, name: string): string | undefined {
 function nodeExtraCertificates(source: Source): string[] {
   const file = source.NODE_EXTRA_CA_CERTS;
   if (file === undefined) return [];
-  try {
-    return [readFileSync(file, 'utf8')];
-  } catch {
-    // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start-up.
-    return [];
-  }
+  const read = readSettingFile(file);
+  // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start-up.
+  return 'bytes' in read ? [read.bytes.toString('utf8')] : [];
 }
 
 /** The variables of the environment outside CONFORMANCE_ that say how the network is reached. */

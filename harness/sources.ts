@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { check, schemaFile } from './checked.ts';
 import { ConfigError } from './config-error.ts';
-import { closest } from './closest.ts';
+import { closest, distance } from './closest.ts';
+import { readSettingFile } from './setting-file.ts';
 
 export type Source = Record<string, string | undefined>;
 
@@ -32,14 +33,25 @@ export const targetVariables = () =>
     .filter((v) => v.target)
     .map((v) => v.name);
 
-const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith('CONFORMANCE_')));
+const PREFIX = 'CONFORMANCE_';
+
+const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith(PREFIX)));
+
+/**
+ * Whether a name was meant for the suite: ours, or ours misspelt in its case or its prefix
+ * (`conformance_base_url`, `CONFORMACE_BASE_URL`), which would otherwise be passed over in silence.
+ */
+function meantForUs(name: string): boolean {
+  const upper = name.toUpperCase();
+  return upper.startsWith(PREFIX.slice(0, -1)) || distance(upper.split('_')[0], PREFIX.slice(0, -1)) <= 2;
+}
 
 /** A misspelt name is a mistake, never a setting silently not taken. */
 function checkNames(source: Source, where: string): void {
   const known = knownVariables().map((v) => v.name);
-  for (const name of Object.keys(source)) {
+  for (const name of Object.keys(source).filter(meantForUs)) {
     if (known.includes(name)) continue;
-    const guess = closest(name, known);
+    const guess = closest(name.toUpperCase(), known);
     throw new ConfigError(
       `${where} sets ${name}, which the suite does not know${guess ? `; did you mean ${guess}?` : ''} (admin-api-conformance --help lists them)`,
     );
@@ -48,14 +60,21 @@ function checkNames(source: Source, where: string): void {
 
 const nonEmpty = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
 
+/** `.env`'s settings, none when there is no such file. */
+function readDotenv(file: string): Source {
+  if (!existsSync(file)) return {};
+  const read = readSettingFile(file);
+  if ('reason' in read) throw new ConfigError(`.env (${file}) cannot be read (${read.reason})`);
+  return parseDotenv(read.bytes);
+}
+
 /** The CONFORMANCE_ variables of the environment and of `.env` in the current folder, names checked, values as given. */
 export function readVariables(env: Source, cwd: string): { env: Source; dotenv: Source; dotenvFile: string } {
   const dotenvFile = path.join(cwd, '.env');
-  const fromEnv = ours(env);
-  const dotenv = existsSync(dotenvFile) ? ours(parseDotenv(readFileSync(dotenvFile))) : {};
-  checkNames(fromEnv, 'the environment');
+  const dotenv = readDotenv(dotenvFile);
+  checkNames(env, 'the environment');
   checkNames(dotenv, `.env (${dotenvFile})`);
-  return { env: fromEnv, dotenv, dotenvFile };
+  return { env: ours(env), dotenv: ours(dotenv), dotenvFile };
 }
 
 export interface Merged {
@@ -88,7 +107,7 @@ export function merge(layers: { env: Source; file: Source; dotenv: Source }, fil
 export function reportDirOf(env: Source, cwd: string): string | undefined {
   try {
     const dotenvFile = path.join(cwd, '.env');
-    const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
+    const dotenv = readDotenv(dotenvFile);
     return path.resolve(cwd, env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report');
   } catch {
     return undefined;

@@ -6,19 +6,19 @@ import { readVariables } from './sources.ts';
 /** Several target files, checked side by side in one run: one Playwright project each. */
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
 
-/** A target's name as a folder name. */
+/** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
 export const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^-+|-+$/g, '') || 'target';
+    .replace(/^[.-]+|[.-]+$/g, '') || 'target';
 
-function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): TargetConfig[] {
-  const targets = files.map((file) => {
-    const config = loadConfig(env, cwd, file);
-    if (config.embedded) throw new ConfigError(`the target file ${file} has no baseUrl; every file in ${TARGETS_VARIABLE} must name a deployment`);
-    return { ...config, reportDir: path.join(config.reportDir, 'targets', slug(config.name)) };
-  });
+/** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
+function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): { targets: TargetConfig[]; reportDir: string } {
+  const configs = files.map((file) => loadConfig(env, cwd, file));
+  // Every file is read with the same environment and `.env`, and a target file names no report folder.
+  const { reportDir } = configs[0];
+  const targets = configs.map((config) => ({ ...config, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
   const names = targets.map((t) => t.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${repeated}"; give each a distinct name`);
@@ -29,7 +29,7 @@ function loadSeveral(files: string[], env: Record<string, string | undefined>, c
     throw new ConfigError(
       `the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`,
     );
-  return targets;
+  return { targets, reportDir };
 }
 
 export interface RunTargets {
@@ -44,7 +44,9 @@ export interface RunTargets {
 export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
   const vars = readVariables(env, cwd);
   const replay = vars.env[REPLAY_VARIABLE] ?? vars.dotenv[REPLAY_VARIABLE];
-  if (replay) return loadReplayTargets(replay, env, cwd);
+  // Empty, it would leave the run to whatever else is set, the embedded target at worst: a missing value is a mistake.
+  if (replay === '') throw new ConfigError(`${REPLAY_VARIABLE} is set but empty: give the evidence bundle to replay, or unset it`);
+  if (replay !== undefined) return loadReplayTargets(replay, env, cwd);
   const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
   if (!raw) {
     const config = loadConfig(env, cwd);
@@ -52,8 +54,7 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   }
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
-  const targets = loadSeveral(files, env, cwd);
-  return { multi: true, targets, reportDir: path.dirname(path.dirname(targets[0].reportDir)) };
+  return { multi: true, ...loadSeveral(files, env, cwd) };
 }
 
 /** The target a worker checks, by the name of the project it runs; a single target runs without projects. */

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Node } from 'yaml';
 import { ConfigError } from './config-error.ts';
+import { readSettingFile } from './setting-file.ts';
 
 // Loaded when a YAML file is read, not with this module: a run configured by its environment reads none.
 const require = createRequire(import.meta.url);
@@ -12,12 +12,9 @@ const yaml = () => require('yaml') as typeof import('yaml');
  * an unquoted token such as `*:*.abc` reads as an alias, and the parser would quote it back.
  */
 export function readYamlFile(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const read = readSettingFile(file);
+  if ('reason' in read) throw new ConfigError(`${what} ${file} cannot be read (${read.reason})`);
+  const text = read.bytes.toString('utf8');
   const { isAlias, parseDocument, visit } = yaml();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const mistake = (code: string, offset: number) => {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../harness/config.ts';
@@ -149,6 +150,96 @@ const MISTAKES: Mistake[] = [
     line: 'the targets "Staging" and "staging" would share the report folder targets/staging; give them names that differ in more than case or punctuation',
   },
   {
+    title: 'an evidence bundle to replay that is set but empty',
+    run: true,
+    env: () => ({ CONFORMANCE_REPLAY: '' }),
+    line: 'CONFORMANCE_REPLAY is set but empty: give the evidence bundle to replay, or unset it',
+  },
+  {
+    title: 'variables spelt in lower case',
+    run: true,
+    env: (url) => ({ conformance_base_url: url, conformance_admin_token: 'reference-admin-token-0f3c9a' }),
+    line: 'the environment sets conformance_base_url, which the suite does not know; did you mean CONFORMANCE_BASE_URL? (admin-api-conformance --help lists them)',
+  },
+  {
+    title: 'a variable whose prefix is misspelt',
+    env: (url) => ({ CONFORMACE_BASE_URL: url }),
+    line: 'the environment sets CONFORMACE_BASE_URL, which the suite does not know; did you mean CONFORMANCE_BASE_URL? (admin-api-conformance --help lists them)',
+  },
+  {
+    title: 'a variable in .env spelt in mixed case',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, '.env'), `Conformance_Base_Url=${url}\n`);
+      return {};
+    },
+    line: '.env ($DIR/.env) sets Conformance_Base_Url, which the suite does not know; did you mean CONFORMANCE_BASE_URL? (admin-api-conformance --help lists them)',
+  },
+  {
+    title: '.env that is a folder',
+    env: (_, dir) => {
+      mkdirSync(path.join(dir, '.env'));
+      return {};
+    },
+    line: '.env ($DIR/.env) cannot be read (EISDIR)',
+  },
+  {
+    title: 'a target file that is a FIFO, which would wait for a writer for ever',
+    env: (url, dir) => {
+      execFileSync('mkfifo', [path.join(dir, 'target.yaml')]);
+      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
+    },
+    line: 'the target file $DIR/target.yaml cannot be read (not a regular file)',
+  },
+  {
+    title: 'a single target file beside CONFORMANCE_TARGETS',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'a.yaml'), `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\n`);
+      return { CONFORMANCE_TARGETS: path.join(dir, 'a.yaml'), CONFORMANCE_TARGET: path.join(dir, 'a.yaml') };
+    },
+    line: 'CONFORMANCE_TARGETS names the target files, which alone describe their targets; unset CONFORMANCE_TARGET',
+  },
+  {
+    title: 'a file of CONFORMANCE_TARGETS without a base URL',
+    env: (_, dir) => {
+      writeFileSync(path.join(dir, 'a.yaml'), 'name: staging\nadminToken: reference-admin-token-0f3c9a\n');
+      return { CONFORMANCE_TARGETS: path.join(dir, 'a.yaml') };
+    },
+    line: 'the target file $DIR/a.yaml has no baseUrl; every file in CONFORMANCE_TARGETS must name a deployment',
+  },
+  {
+    title: 'a base URL on port 0',
+    env: () => referenceTargetEnv('http://127.0.0.1:0'),
+    line: 'CONFORMANCE_BASE_URL has port 0, where no server listens: give the port the deployment serves on',
+  },
+  {
+    title: 'the admin token among the signup tokens',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_SIGNUP_TOKENS: 'b5f1c2d4e6a8091b2c3d4e5f60718293,reference-admin-token-0f3c9a' }),
+    line: 'CONFORMANCE_SIGNUP_TOKENS (signupTokens) entry 2 is the same token as CONFORMANCE_ADMIN_TOKEN (adminToken); give each token once',
+  },
+  {
+    title: 'the admin token as the forbidden token of a target file',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nforbiddenToken: reference-admin-token-0f3c9a\n`);
+      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
+    },
+    line: 'CONFORMANCE_FORBIDDEN_TOKEN (forbiddenToken) is the same token as CONFORMANCE_ADMIN_TOKEN (adminToken); give each token once',
+  },
+  {
+    title: 'one token given as two forbidden credentials',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS: 'reference-viewer-token-7d21be' }),
+    line: 'CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS (forbiddenTokenProjects) is the same token as CONFORMANCE_FORBIDDEN_TOKEN (forbiddenToken); give each token once',
+  },
+  {
+    title: 'an evidence folder that is the report folder',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_REPORT_DIR: path.join(dir, 'out'), CONFORMANCE_EVIDENCE_DIR: path.join(dir, 'out') }),
+    line: 'CONFORMANCE_EVIDENCE_DIR $DIR/out and CONFORMANCE_REPORT_DIR $DIR/out overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders',
+  },
+  {
+    title: 'an evidence folder that holds the report folder',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_REPORT_DIR: path.join(dir, 'out', 'report'), CONFORMANCE_EVIDENCE_DIR: path.join(dir, 'out') }),
+    line: 'CONFORMANCE_EVIDENCE_DIR $DIR/out and CONFORMANCE_REPORT_DIR $DIR/out/report overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders',
+  },
+  {
     title: 'a run timeout that is not a number',
     env: (url) => referenceTargetEnv(url, { CONFORMANCE_RUN_TIMEOUT_MS: '10m' }),
     line: 'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m"',
@@ -167,7 +258,7 @@ for (const mistake of MISTAKES.filter((m) => !m.noReport)) {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(ConfigError);
-      expect((thrown as Error).message).toBe(mistake.line.replace('$DIR', dir));
+      expect((thrown as Error).message).toBe(mistake.line.replaceAll('$DIR', dir));
       expect(target.seen).toEqual([]);
     } finally {
       await target.close();
@@ -183,11 +274,11 @@ for (const mistake of MISTAKES.filter((m) => m.run || m.noReport)) {
     try {
       const run = await runSuite(mistake.env(target.url, dir));
       expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-      expect(run.stderr).toBe(`conformance: configuration error: ${mistake.line.replace('$DIR', dir)}\n`);
+      expect(run.stderr).toBe(`conformance: configuration error: ${mistake.line.replaceAll('$DIR', dir)}\n`);
       expect(run.stdout).toBe('');
       // No earlier verdict stands in the report folder: it says the run ended in a configuration error.
       if (mistake.noReport) expect(run.report).toBeUndefined();
-      else expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replace('$DIR', dir)}`] });
+      else expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replaceAll('$DIR', dir)}`] });
       expect(target.seen).toEqual([]);
       expect(run.durationMs).toBeLessThan(60_000);
     } finally {
