@@ -33,7 +33,7 @@ function usage() {
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
 Usage:
-  admin-api-conformance [-- <playwright options>]     run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
+  admin-api-conformance [run] [-- <playwright options>] run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
   admin-api-conformance merge <blob folder>          merge shards' blob reports into the whole report; exit by its verdict
   admin-api-conformance verify <bundle> [--anyway]   check an evidence bundle offline: its digests, then every clause judged
                                                      again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
@@ -111,18 +111,64 @@ function exitCodeOf(code, signal, outcomeFile) {
   return EXIT.noVerdict;
 }
 
+const COMMANDS = ['run', 'merge', 'verify'];
+
+/**
+ * The options of Playwright's `test` command (1.65) that take a value, and so the argument after them when
+ * it is not written `--option=value`: `--grep @MUST` names no command. A variadic one takes every argument
+ * up to the next option. An option Playwright adds later is taken as a flag: its value then reads as an
+ * unknown command, and the line says to give it as --option=value or after --.
+ */
+const PLAYWRIGHT_VALUES = new Map([
+  ...['--add-reporter', '--browser', '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '-j', '--workers'].map((o) => [o, 'one']),
+  ...['--last-failed-file', '--max-failures', '--output', '--repeat-each', '--reporter', '--retries', '--run-agents', '--shard'].map((o) => [o, 'one']),
+  ...['--test-list', '--test-list-invert', '--timeout', '--trace', '--tsconfig', '--ui-host', '--ui-port', '--update-source-method'].map((o) => [o, 'one']),
+  ...['--debug', '--only-changed', '--shuffle', '-u', '--update-snapshots'].map((o) => [o, 'optional']),
+  ['--project', 'many'],
+]);
+
+/** Where the first argument that is neither an option nor an option's value stands: the command, if any. */
+function commandIndex(args) {
+  for (let i = 0; i < args.length; i++) {
+    const takes = PLAYWRIGHT_VALUES.get(args[i]);
+    if (takes === 'one') i++;
+    else if (takes === 'optional' && args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
+    else if (takes === 'many') while (args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
+    else if (!args[i].startsWith('-')) return i;
+  }
+  return -1;
+}
+
+/** Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant. */
+function distance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** A word that is no command: say so, and which was meant, rather than hand it to Playwright as a test filter. */
+function unknownCommand(word) {
+  const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
+  if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
+  return refuse(`unknown command "${word}": the commands are run, merge and verify; Playwright's options go as --option=value, its test filters after --`);
+}
+
 function main(argv) {
   const split = argv.indexOf('--');
   const [ours, passed] = split < 0 ? [argv, []] : [argv.slice(0, split), argv.slice(split + 1)];
   if (ours.includes('--help') || ours.includes('-h')) return void process.stdout.write(usage());
   if (ours.includes('--version')) return void process.stdout.write(`${version()}\n`);
-  if (ours[0] === 'merge') {
-    if (!ours[1]) return fail("merge needs the folder holding the shards' blob reports");
-    return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(ours[1])]);
-  }
-  if (ours[0] === 'verify') return runVerify([...ours.slice(1), ...passed]);
-  const rest = ours[0] === 'run' ? ours.slice(1) : ours;
-  // Anything else is Playwright's: `npm run conformance -- --grep @MUST` works as `admin-api-conformance -- --grep @MUST`.
+  const at = commandIndex(ours);
+  const command = at < 0 ? 'run' : ours[at];
+  if (!COMMANDS.includes(command)) return unknownCommand(command);
+  const rest = at < 0 ? ours : [...ours.slice(0, at), ...ours.slice(at + 1)];
+  if (command === 'merge') return runMerge(ours[at + 1], passed);
+  if (command === 'verify') return runVerify([...rest, ...passed]);
+  // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
   return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
 }
 
@@ -135,6 +181,18 @@ function runVerify(args) {
   const loader = EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
   child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
+}
+
+/** The shards' blob reports to merge: a folder holding Playwright's blob .zip files. */
+function runMerge(folder, passed) {
+  if (!folder) return fail("merge needs the folder holding the shards' blob reports");
+  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(folder)]);
+}
+
+/** A mistake on the command line: one line, exit code 2. */
+function refuse(message) {
+  process.stderr.write(`admin-api-conformance: ${message}\n`);
+  process.exit(EXIT.configuration);
 }
 
 function fail(message) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,27 @@ export async function runSuite(
   const file = path.join(reportDir, 'conformance.json');
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
   return { exitCode, stdout, stderr, durationMs: Date.now() - started, pid: child.pid!, reportDir, report };
+}
+
+/**
+ * Runs the command with these arguments as given, no `--` added, from an empty folder with none of the
+ * developer's configuration: for command lines the command refuses before Playwright starts.
+ */
+export async function runCommand(args: string[], timeoutMs = 60_000): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+  for (const key of CLEARED) delete env[key];
+  env.CONFORMANCE_REPORT_DIR = path.join(cwd, 'report');
+  const child = spawn(process.execPath, [COMMAND, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  rmSync(cwd, { recursive: true, force: true });
+  return { exitCode, stdout, stderr };
 }
 
 /** The configuration that points the suite at a reference server (or a variant of it) started by a test. */
