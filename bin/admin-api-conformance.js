@@ -4,7 +4,7 @@
 // verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,10 +183,18 @@ function runVerify(args) {
   child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
 }
 
-/** The shards' blob reports to merge: a folder holding Playwright's blob .zip files. */
+/**
+ * The shards' blob reports to merge: a folder holding Playwright's blob .zip files. What is not one is said in
+ * one line before Playwright starts, which would answer with its stack.
+ */
 function runMerge(folder, passed) {
   if (!folder) return fail("merge needs the folder holding the shards' blob reports");
-  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, path.resolve(folder)]);
+  const dir = path.resolve(folder);
+  if (!existsSync(dir)) return refuse(`merge: there is no folder ${dir}`);
+  if (!statSync(dir).isDirectory()) return refuse(`merge: ${dir} is a file; give the folder that holds the shards' blob reports`);
+  if (!readdirSync(dir).some((f) => f.endsWith('.zip')))
+    return refuse(`merge: ${dir} holds no blob report (.zip); copy there the blob-report/ files of every shard`);
+  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, dir]);
 }
 
 /** A mistake on the command line: one line, exit code 2. */

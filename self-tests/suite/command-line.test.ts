@@ -24,3 +24,16 @@ test("an option's value is no command: --grep @MUST before -- reaches Playwright
   expect(run.stderr).not.toContain('unknown command');
   expect(run.stderr).toContain('--shard "0/2"');
 });
+
+test('merge refuses in one line, exit code 2, a folder that is missing, a file, or holds no blob report', async () => {
+  const cases: [string, string][] = [
+    ['/nonexistent-blob-reports', 'merge: there is no folder /nonexistent-blob-reports'],
+    [import.meta.filename, `merge: ${import.meta.filename} is a file`],
+    [import.meta.dirname, `merge: ${import.meta.dirname} holds no blob report (.zip)`],
+  ];
+  for (const [folder, line] of cases) {
+    const run = await runCommand(['merge', folder]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(line)]);
+  }
+});
