@@ -67,12 +67,25 @@ function withOurReporter(args) {
 
 /**
  * Runs Playwright, forwards a stop, and exits by the outcome the reporter left. Playwright stays in this
- * process group, so that a CI job that kills the group leaves nothing running.
+ * process group, so that a CI job that kills the group leaves nothing running. Its error output is held
+ * until the reporter has started (a merge's, until it ends): what Playwright prints before, when it
+ * refuses its command line, is its message and a stack, and only the message is shown.
  */
-function runPlaywright(args) {
+function runPlaywright(args, { merge = false } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
   const outcome = path.join(dir, 'outcome.json');
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: 'inherit', env: { ...process.env, [OUTCOME_VARIABLE]: outcome } });
+  const env = { ...process.env, [OUTCOME_VARIABLE]: outcome };
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
+  /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
+  let held = [];
+  child.stderr.on('data', (/** @type {Buffer} */ chunk) => {
+    if (held && !merge && existsSync(outcome)) {
+      process.stderr.write(Buffer.concat(held));
+      held = undefined;
+    }
+    if (held) held.push(chunk);
+    else process.stderr.write(chunk);
+  });
   /** @type {NodeJS.Signals | undefined} */
   let stoppedBy;
   const stop = (/** @type {NodeJS.Signals} */ signal) => {
@@ -86,25 +99,66 @@ function runPlaywright(args) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   child.on('close', (code, signal) => {
-    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome);
+    const errors = Buffer.concat(held ?? []).toString();
+    if (stoppedBy) process.stderr.write(errors);
+    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors, merge);
     rmSync(dir, { recursive: true, force: true });
     process.exit(exitCode);
   });
+}
+
+/** The reporter's outcome: absent when the reporter never started, without an exit code when it did not end. */
+function readOutcome(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Playwright's error, printed as it refused to go on, in one line: its message without the stack frames
+ * (and without Node's list of the modules that asked for one it could not find); what came before, as printed.
+ */
+function oneLine(errors) {
+  const lines = errors.split('\n');
+  const start = lines.findIndex((l) => /^(?:[A-Za-z]*Error|error): /.test(l));
+  if (start < 0) return { before: errors, message: undefined };
+  const end = lines.findIndex((l, i) => i > start && /^\s+at |^Require stack:|^\s*[{}]/.test(l));
+  const message = lines
+    .slice(start, end < 0 ? undefined : end)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replace(/^(?:[A-Za-z]*Error|error): /, '');
+  return { before: lines.slice(0, start).join('\n') + (start > 0 ? '\n' : ''), message };
 }
 
 /**
  * @param {number | null} code
  * @param {NodeJS.Signals | null} signal
  * @param {string} outcomeFile
+ * @param {string} errors Playwright's error output held back
+ * @param {boolean} merge
  */
-function exitCodeOf(code, signal, outcomeFile) {
-  if (code === EXIT.configuration) return EXIT.configuration;
-  try {
-    const outcome = JSON.parse(readFileSync(outcomeFile, 'utf8'));
-    if (Number.isInteger(outcome.exitCode)) return outcome.exitCode;
-  } catch {
-    // no outcome: the run ended before its reporter
+function exitCodeOf(code, signal, outcomeFile, errors, merge) {
+  const outcome = readOutcome(outcomeFile);
+  const ended = Number.isInteger(outcome?.exitCode);
+  const refused = code === 1 && !signal && !ended ? oneLine(errors) : undefined;
+  // The reporter starts before global setup: a run that ended before it sent nothing. Playwright refused
+  // its command line (an unknown option, --workers=0, --shard=3/2, a --project or --reporter it cannot find).
+  if (refused?.message !== undefined && outcome === undefined) {
+    process.stderr.write(`${refused.before}conformance: configuration error: Playwright refused to start: ${refused.message}\n`);
+    return EXIT.configuration;
   }
+  // A merge whose reporter started and never ended could not read a blob report.
+  if (refused?.message !== undefined && merge) {
+    process.stderr.write(`${refused.before}conformance: no verdict: the blob reports could not be merged: ${refused.message}\n`);
+    return EXIT.noVerdict;
+  }
+  process.stderr.write(errors);
+  if (code === EXIT.configuration) return EXIT.configuration;
+  if (ended) return outcome.exitCode;
   // A runner killed from outside, most often by the system when memory ran out, has no exit code to show.
   const end = signal ? `Playwright was killed by ${signal}${signal === 'SIGKILL' ? ', perhaps for lack of memory' : ''}` : `Playwright exited ${code}`;
   process.stderr.write(`conformance: no verdict: the run ended before its report (${end})\n`);
@@ -194,7 +248,7 @@ function runMerge(folder, passed) {
   if (!statSync(dir).isDirectory()) return refuse(`merge: ${dir} is a file; give the folder that holds the shards' blob reports`);
   if (!readdirSync(dir).some((f) => f.endsWith('.zip')))
     return refuse(`merge: ${dir} holds no blob report (.zip); copy there the blob-report/ files of every shard`);
-  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, dir]);
+  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, dir], { merge: true });
 }
 
 /** A mistake on the command line: one line, exit code 2. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCommand } from '../support/run-suite.ts';
 
@@ -35,5 +38,35 @@ test('merge refuses in one line, exit code 2, a folder that is missing, a file, 
     const run = await runCommand(['merge', folder]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(line)]);
+  }
+});
+
+// Playwright makes its reporters before global setup: a run that ended before the suite's reporter was made
+// sent nothing, and what ended it is the command line Playwright refused.
+test('options Playwright refuses are a configuration error: its message in one line, no stack, exit code 2', async () => {
+  const cases: [string, string][] = [
+    ['--bogus-option', "unknown option '--bogus-option'"],
+    ['--shard=3/2', '--shard "3/2" current must be a positive number'],
+    ['--workers=0', 'Workers must be a positive number, received 0.'],
+    ['--reporter=/nonexistent-reporter.js', "Cannot find module '/nonexistent-reporter.js'"],
+  ];
+  const runs = await Promise.all(cases.map(([option]) => runCommand(['--', option])));
+  for (const [i, run] of runs.entries()) {
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0].startsWith(`conformance: configuration error: Playwright refused to start: ${cases[i][1]}`), lines[0]).toBe(true);
+  }
+});
+
+test('merge of blob reports that do not read is no verdict, exit code 3, in one line without a stack', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-garbage-blobs-'));
+  try {
+    writeFileSync(path.join(dir, 'report-1.zip'), 'not a zip file\n');
+    const run = await runCommand(['merge', dir]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no verdict: the blob reports could not be merged: .*not a zip file/)]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
