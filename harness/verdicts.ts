@@ -5,6 +5,7 @@ import { clauseEvidence, shown, type ClauseEvidence } from './evidence.ts';
 import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { Consistency } from './repeat.ts';
+import { configurationFacts, digestOf, judgedByThisSuite, type JudgedBy } from './run-identity.ts';
 import type { ClauseCheck, Outcome } from './verdict.ts';
 
 /** The facts of one run every report header needs; attached to each test so that merged shards keep them. */
@@ -19,6 +20,10 @@ export interface RunFacts {
   product?: Product;
   /** Set when the run judged an evidence bundle's exchanges instead of asking a target (a replay). */
   replay?: { bundle: string };
+  /** The suite that judged: a merge takes only shards judged by the suite that merges them. */
+  judgedBy?: JudgedBy;
+  /** A digest of the target's configuration, secrets left out (harness/run-identity.ts): one run's shards share it. */
+  configuration?: string;
 }
 
 /** The judge's word on one clause, secrets replaced: all a test needs to replay it. */
@@ -49,6 +54,8 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
       deviations: config.deviations,
       consistency,
       product: config.product,
+      judgedBy: judgedByThisSuite(),
+      configuration: digestOf(redactValue(configurationFacts(config), (text) => shown(text, secrets))),
     },
     (text) => shown(text, secrets),
   );

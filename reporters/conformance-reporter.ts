@@ -14,6 +14,8 @@ import { createRedactor, type Redactor } from '../harness/redact.ts';
 import type { RunFacts } from '../harness/verdicts.ts';
 import { visible } from '../harness/visible.ts';
 import { SUITE_VERSION } from '../harness/recording.ts';
+import { judgedByThisSuite } from '../harness/run-identity.ts';
+import { notOneRun } from './one-run.ts';
 import { writeArtifacts, writeMatrixArtifacts } from './artifacts.ts';
 import { buildConformanceReport, EXIT_CODE, type ClauseRun, type ConformanceReport, type JudgedStatus, type Verdict } from './conformance-result.ts';
 import { buildMatrixReport } from './matrix-result.ts';
@@ -80,24 +82,30 @@ function readRequestLog(reportDir: string): RequestLog | undefined {
 /**
  * The run's facts as the checks saw them. They travel in the test attachments, so that a report merged
  * from shards (`playwright merge-reports`) has them too; when no check ran, the request log has them.
+ * Facts of more than one run (shards of two runs merged) are said to be so.
  */
-function runFacts(tests: TestCase[], target: RunTarget): RunFacts {
-  for (const test of tests) {
-    const body = test.results.at(-1)?.attachments.find((a) => a.name === 'conformance-run')?.body;
-    const read = body && attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
-    if (read?.ok) return read.value;
-  }
+function runFacts(tests: TestCase[], target: RunTarget): { facts: RunFacts; notOneRun?: string } {
+  const attached = tests.flatMap((test) =>
+    test.results.flatMap((result) => {
+      const body = result.attachments.find((a) => a.name === 'conformance-run')?.body;
+      const read = body && attachment<RunFacts>(body, schemaFile('run-facts.schema.json'), 'the run');
+      return read?.ok ? [read.value] : [];
+    }),
+  );
+  if (attached.length > 0) return { facts: attached[0], notOneRun: notOneRun(attached, judgedByThisSuite()) };
   const log = readRequestLog(target.reportDir);
   return {
-    target: log?.target ?? {
-      name: target.config?.name ?? target.name,
-      baseUrl: target.config?.baseUrl || 'http://127.0.0.1',
-      embedded: target.config?.embedded ?? false,
+    facts: {
+      target: log?.target ?? {
+        name: target.config?.name ?? target.name,
+        baseUrl: target.config?.baseUrl || 'http://127.0.0.1',
+        embedded: target.config?.embedded ?? false,
+      },
+      startedAt: log?.startedAt ?? new Date().toISOString(),
+      requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
+      deviations: target.config?.deviations ?? [],
+      product: target.config?.product,
     },
-    startedAt: log?.startedAt ?? new Date().toISOString(),
-    requests: { count: log?.requests.length ?? 0, methods: [...new Set(log?.requests.map((r) => r.method) ?? [])] },
-    deviations: target.config?.deviations ?? [],
-    product: target.config?.product,
   };
 }
 
@@ -176,31 +184,30 @@ export default class ConformanceReporter implements Reporter {
     const secrets = target.config && !target.config.replay ? createRedactor(target.config) : (text: string) => text;
     // Escapes first, so that no escape written later can spell a secret the redactor did not see.
     const redact = (text: string) => secrets(visible(text, 'block'));
-    const facts = runFacts(tests, target);
-    return buildConformanceReport(
-      loadCatalogue(),
-      tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined),
-      {
-        suiteVersion: SUITE_VERSION,
-        contractsHash: contractsHash(),
-        document: specDocument(),
-        product: facts.product,
-        replay: facts.replay,
-        target: facts.target,
-        startedAt: facts.startedAt,
-        durationMs: result.duration,
-        runStatus: result.status,
-        runErrors: [
-          ...this.runErrors.map(redact),
-          ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
-        ],
-        deviations: facts.deviations,
-        today,
-        requests: facts.requests,
-        shard: this.shard,
-        consistency: facts.consistency,
-      },
-    );
+    const { facts, notOneRun: mixed } = runFacts(tests, target);
+    // Verdicts of two runs are no verdict on either target: every clause is errored, for that reason.
+    const runs = mixed ? [] : tests.map((t) => clauseRun(t, redact)).filter((r): r is ClauseRun => r !== undefined);
+    return buildConformanceReport(loadCatalogue(), runs, {
+      suiteVersion: SUITE_VERSION,
+      contractsHash: contractsHash(),
+      document: specDocument(),
+      product: facts.product,
+      replay: facts.replay,
+      target: facts.target,
+      startedAt: facts.startedAt,
+      durationMs: result.duration,
+      runStatus: result.status,
+      runErrors: [
+        ...(mixed ? [mixed] : []),
+        ...this.runErrors.map(redact),
+        ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
+      ],
+      deviations: facts.deviations,
+      today,
+      requests: facts.requests,
+      shard: this.shard,
+      consistency: facts.consistency,
+    });
   }
 
   /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */

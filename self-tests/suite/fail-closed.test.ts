@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE } from '../../harness/report-folder.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { neverAnswers, recordingReference, withServer } from '../support/hostile-servers.ts';
-import { killGroup, referenceTargetEnv, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // The gate fails closed: no green without the user's target, an exit code that says what happened
 // (0 pass, 1 violation, 2 configuration, 3 no verdict), whatever reporters the user chooses.
@@ -162,5 +162,25 @@ test('a report folder another live run holds is refused with one line, exit code
     expect(run.stderr).toContain(`another run (process ${process.pid}) is writing to ${reportDir}`);
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+// Each shard judges the whole target and replays its part: shards of two runs, merged, would put one
+// target's verdicts under the other's name, here the embedded reference target's beside a deployment's.
+test("shards of two targets merged are no verdict, exit code 3, whichever target's shard comes first", async () => {
+  const blobs = mkdtempSync(path.join(os.tmpdir(), 'conformance-two-targets-'));
+  try {
+    const shards = await Promise.all([runSuite({}, ['--shard=1/2']), runSuite(referenceTargetEnv(server.url), ['--shard=2/2'])]);
+    for (const shard of shards) {
+      const dir = path.join(shard.reportDir, 'blob-report');
+      for (const f of readdirSync(dir)) cpSync(path.join(dir, f), path.join(blobs, f));
+    }
+    const merged = await runCommand(['merge', blobs]);
+    expect(merged.exitCode, merged.stdout + merged.stderr).toBe(3);
+    expect(merged.report?.verdict).toBe('error');
+    expect(merged.report?.errors[0]).toContain('the blob reports are not of one run: one shard checked the embedded reference target, another');
+    expect(merged.report?.summary.passed).toBe(0);
+  } finally {
+    rmSync(blobs, { recursive: true, force: true });
   }
 });

@@ -79,9 +79,12 @@ export async function runSuite(
 
 /**
  * Runs the command with these arguments as given, no `--` added, from an empty folder with none of the
- * developer's configuration: for command lines the command refuses before Playwright starts.
+ * developer's configuration (so the embedded reference target, or a merge); its report, when it wrote one.
  */
-export async function runCommand(args: string[], timeoutMs = 60_000): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+export async function runCommand(
+  args: string[],
+  timeoutMs = 60_000,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string; report?: ConformanceReport }> {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   for (const key of CLEARED) delete env[key];
@@ -94,8 +97,10 @@ export async function runCommand(args: string[], timeoutMs = 60_000): Promise<{ 
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
+  const file = path.join(env.CONFORMANCE_REPORT_DIR, 'conformance.json');
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
   rmSync(cwd, { recursive: true, force: true });
-  return { exitCode, stdout, stderr };
+  return { exitCode, stdout, stderr, report };
 }
 
 /** The configuration that points the suite at a reference server (or a variant of it) started by a test. */
