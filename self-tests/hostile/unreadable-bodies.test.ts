@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  deeplyNestedErrorObject,
   deeplyNestedJson,
   htmlLoginPage,
   hugeBody,
@@ -82,6 +83,19 @@ test('JSON nested a hundred thousand levels deep is errored with the limit named
       expect(reasonOf(judged, id)).toContain('the JSON body nests deeper than 512 levels');
     }
     expect(Object.values(judged.reasons).join('\n')).not.toContain('Maximum call stack size exceeded');
+  });
+});
+
+test('an error object with a field nested deeper than the suite reads is errored, not failed: the limit is the suite’s, not the document’s', async () => {
+  await withServer(deeplyNestedErrorObject(600), async (server) => {
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
+      'error.signup-token.401': 'errored',
+      'error.projects.401': 'errored',
+      'auth.signup-token.missing-header': 'passed',
+      'auth.projects.missing-header': 'passed',
+    });
+    for (const id of ['error.signup-token.401', 'error.projects.401']) expect(reasonOf(judged, id)).toContain('the JSON body nests deeper than 512 levels');
   });
 });
 

@@ -194,6 +194,21 @@ export function deeplyNestedJson(depth: number): Promise<LoopbackServer> {
   return serveHttp((req, res) => (isAdminProjectsRequest(req) ? writeAnswer(res, 200, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
 }
 
+/**
+ * Answers every request without a token as the reference does (401, the AuthenticationRequired error
+ * object), with one more field nested `depth` levels deep: an extra field the document allows.
+ */
+export function deeplyNestedErrorObject(depth: number): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    if (req.headers.authorization !== undefined) return writeFaithful(req, res);
+    const answer = faithfulAnswer(req);
+    const body = bodyBytes(answer)
+      .toString()
+      .replace(/}$/, `,"nested":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    writeAnswer(res, answer.status, answer.headers, Buffer.from(body));
+  });
+}
+
 /** Answers the admin projects requests with JSON whose bytes are not UTF-8 (a Latin-1 "é" in a name). */
 export function invalidUtf8(): Promise<LoopbackServer> {
   const body = Buffer.concat([Buffer.from('{"version":1,"projects":[{"id":"cafe","name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]);
