@@ -158,6 +158,9 @@ export default class ConformanceReporter implements Reporter {
 
   private shard?: string;
 
+  /** The run's bound, CONFORMANCE_RUN_TIMEOUT_MS, as Playwright took it. */
+  private globalTimeout = 0;
+
   constructor() {
     // Playwright makes its reporters once it has taken its command line, before global setup: the command
     // (bin/admin-api-conformance.js) tells a run refused before anything was sent by this file's absence.
@@ -168,6 +171,7 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
     this.shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
+    this.globalTimeout = config.globalTimeout;
     this.startedAt = new Date();
   }
 
@@ -198,6 +202,10 @@ export default class ConformanceReporter implements Reporter {
       durationMs: result.duration,
       runStatus: result.status,
       runErrors: [
+        // Playwright's own line names neither the setting nor what to do; this one comes first, as the reason.
+        ...(result.status === 'timedout'
+          ? [`the run took longer than CONFORMANCE_RUN_TIMEOUT_MS (${this.globalTimeout} ms) and was stopped; give a larger value for a target this slow`]
+          : []),
         ...(mixed ? [mixed] : []),
         ...this.runErrors.map(redact),
         ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
