@@ -248,7 +248,8 @@ function runMerge(folder, passed) {
   if (!statSync(dir).isDirectory()) return refuse(`merge: ${dir} is a file; give the folder that holds the shards' blob reports`);
   if (!readdirSync(dir).some((f) => f.endsWith('.zip')))
     return refuse(`merge: ${dir} holds no blob report (.zip); copy there the blob-report/ files of every shard`);
-  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...passed, dir], { merge: true });
+  // A user's --reporter replaces the one given here: it is kept in theirs, as for a run.
+  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...withOurReporter(passed), dir], { merge: true });
 }
 
 /** A mistake on the command line: one line, exit code 2. */
