@@ -1,3 +1,5 @@
+import { checkedFile, EXCHANGES } from './bundle.ts';
+import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from './checked.ts';
 import type { ForbiddenCredential } from './config.ts';
 import type { Exchange } from './exchange.ts';
@@ -147,8 +149,8 @@ function withBodies(stored: StoredExchange[]): Exchange[] {
     }
     const bodyText = bodySameAs < i ? exchanges[bodySameAs].bodyText : undefined;
     if (bodyText === undefined || exchange.bodyText !== undefined)
-      throw new Error(
-        `exchange ${i} of the bundle's exchanges.json takes its body from exchange ${bodySameAs}, which is not an earlier exchange with a body of its own`,
+      throw new BundleError(
+        `exchange ${i} of ${EXCHANGES} in the bundle takes its body from exchange ${bodySameAs}, which is not an earlier exchange with a body of its own`,
       );
     exchanges.push({ ...exchange, bodyText });
   }
@@ -157,15 +159,8 @@ function withBodies(stored: StoredExchange[]): Exchange[] {
 
 /** A bundle's exchanges.json, checked against its schema. */
 export function readBundleRecording(bytes: Buffer): BundleRecording {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new Error("the bundle's exchanges.json is not JSON");
-  }
-  const read = check<BundleRecording>(schemaFile('bundle-recording.schema.json'), parsed);
-  if (!read.ok) throw new Error(`the bundle's exchanges.json does not match harness/schemas/bundle-recording.schema.json: ${read.errors.join('; ')}`);
-  const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.value.facts);
-  if (!facts.ok) throw new Error(`the facts of the bundle's exchanges.json do not match harness/schemas/run-facts.schema.json: ${facts.errors.join('; ')}`);
-  return { ...read.value, exchanges: withBodies(read.value.exchanges) };
+  const read = checkedFile<BundleRecording>(EXCHANGES, bytes, schemaFile('bundle-recording.schema.json'));
+  const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.facts);
+  if (!facts.ok) throw new BundleError(`${EXCHANGES} in the bundle does not match its schema: its facts: ${facts.errors.join('; ')}`);
+  return { ...read, exchanges: withBodies(read.exchanges) };
 }

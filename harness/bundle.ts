@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
 
 const require = createRequire(import.meta.url);
 
-// tar is loaded when a bundle is first written or read, not with the configuration that names one.
+// tar is loaded when a bundle is first written, not with the configuration of a run.
 const tar = () => require('tar') as typeof import('tar');
 
 // An evidence bundle: the exchanges a run judged, secrets as placeholders, the run's reports, and a manifest
@@ -124,55 +125,23 @@ export class ArchiveWriter {
   }
 }
 
-function readFolder(dir: string): BundleFiles {
-  const names = readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((name) => statSync(path.join(dir, name)).isFile());
-  return new Map(names.sort().map((name) => [name.split(path.sep).join('/'), readFileSync(path.join(dir, name))]));
-}
-
-/** Reads an archive in memory: nothing of it is written anywhere, so no entry can land outside a folder. */
-function readArchive(file: string): BundleFiles {
-  const files: BundleFiles = new Map();
-  const problems: string[] = [];
-  tar().list({
-    file,
-    sync: true,
-    onReadEntry: (entry) => {
-      if (entry.type === 'Directory') return entry.resume();
-      if (entry.type !== 'File') return void problems.push(`${entry.path} is a ${entry.type}, not a file`);
-      const chunks: Buffer[] = [];
-      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
-      entry.on('end', () => files.set(entry.path.replace(/^\.\//, ''), Buffer.concat(chunks)));
-    },
-  });
-  if (problems.length > 0) throw new Error(`the bundle ${file} holds more than files: ${problems.join('; ')}`);
-  return files;
-}
-
-/** A bundle's files, from its archive or its folder. */
-export function readBundle(where: string): BundleFiles {
-  if (!existsSync(where)) throw new Error(`no bundle at ${where}`);
-  if (statSync(where).isDirectory()) return readFolder(where);
-  try {
-    return readArchive(where);
-  } catch (error) {
-    throw new Error(`${where} is no readable bundle: ${(error as Error).message}`);
-  }
-}
-
 /** The manifest of a bundle, checked against its schema. */
 export function manifestOf(files: BundleFiles): Manifest {
   const bytes = files.get(MANIFEST);
-  if (!bytes) throw new Error(`the bundle has no ${MANIFEST}`);
+  if (!bytes) throw new BundleError(`${MANIFEST} in the bundle is missing`);
+  return checkedFile<Manifest>(MANIFEST, bytes, schemaFile('bundle-manifest.schema.json'));
+}
+
+/** A JSON file of the bundle, checked against its schema where it is read; a BundleError that names the file otherwise. */
+export function checkedFile<T>(name: string, bytes: Buffer, schema: URL): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw new Error(`the bundle's ${MANIFEST} is not JSON`);
+    throw new BundleError(`${name} in the bundle is not JSON`);
   }
-  const read = check<Manifest>(schemaFile('bundle-manifest.schema.json'), parsed);
-  if (!read.ok) throw new Error(`the bundle's ${MANIFEST} does not match harness/schemas/bundle-manifest.schema.json: ${read.errors.join('; ')}`);
+  const read = check<T>(schema, parsed);
+  if (!read.ok) throw new BundleError(`${name} in the bundle does not match its schema: ${read.errors.join('; ')}`);
   return read.value;
 }
 

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { digestProblems, EXCHANGES, manifestOf, readBundle } from './bundle.ts';
+import { digestProblems, EXCHANGES, manifestOf } from './bundle.ts';
+import { BundleError } from './bundle-error.ts';
+import { readBundle } from './bundle-reader.ts';
 import { placeholderSecrets, readBundleRecording, type BundleRecording } from './bundle-recording.ts';
 import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
 import { contractsHash } from './contracts.ts';
@@ -7,6 +9,7 @@ import { specDocument } from './document.ts';
 import { SUITE_VERSION } from './recording.ts';
 import { readVariables, targetVariables, type Source } from './sources.ts';
 import type { RunTargets } from './targets.ts';
+import { visible } from './visible.ts';
 
 // A replay runs the whole suite on an evidence bundle's exchanges instead of a live target: nothing is
 // sent, and every clause, test and report is what the run that made the bundle had.
@@ -15,23 +18,34 @@ export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
 /** The bundle's recording, once its digests hold and this suite made it: a replay judges nothing else. */
 export function replayedRecording(bundle: string): BundleRecording {
-  let files: ReturnType<typeof readBundle>;
   try {
-    files = readBundle(bundle);
+    return readReplayed(bundle);
   } catch (error) {
-    throw new ConfigError(`${REPLAY_VARIABLE}: ${(error as Error).message}`);
+    if (!(error instanceof BundleError)) throw error;
+    throw new ConfigError(
+      `${REPLAY_VARIABLE}: ${bundle} cannot be replayed: ${error.message}; give the evidence.tar.gz a run wrote, or the folder it unpacks to`,
+    );
   }
+}
+
+function readReplayed(bundle: string): BundleRecording {
+  const files = readBundle(bundle);
   const manifest = manifestOf(files);
   const problems = digestProblems(files, manifest);
   if (problems.length > 0)
-    throw new ConfigError(`${REPLAY_VARIABLE}: the bundle ${bundle} does not hold (${problems[0]}); admin-api-conformance verify names every difference`);
+    throw new ConfigError(
+      `${REPLAY_VARIABLE}: the bundle ${bundle} does not hold (${visible(problems[0])}); admin-api-conformance verify names every difference`,
+    );
   const here = [SUITE_VERSION, contractsHash(), specDocument().sha256].join(' ');
   if ([manifest.suite.version, manifest.suite.contractsHash, manifest.document.sha256].join(' ') !== here) {
     throw new ConfigError(
-      `${REPLAY_VARIABLE}: the bundle was made by suite ${manifest.suite.version} with contracts ${manifest.suite.contractsHash}; replay it with that suite, or compare with admin-api-conformance verify --anyway`,
+      `${REPLAY_VARIABLE}: the bundle was made by suite ${visible(manifest.suite.version)} with contracts ${visible(manifest.suite.contractsHash)}; replay it with that suite, or compare with admin-api-conformance verify --anyway`,
     );
   }
-  return readBundleRecording(files.get(EXCHANGES)!);
+  const exchanges = files.get(EXCHANGES);
+  if (!exchanges) throw new BundleError(`${EXCHANGES} in the bundle is missing`);
+  // Read against its schema though its digest holds: a digest says the file is the one listed, not that it is right.
+  return readBundleRecording(exchanges);
 }
 
 /**

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { readBundle } from '../harness/bundle.ts';
+import { BundleError } from '../harness/bundle-error.ts';
+import { readBundle } from '../harness/bundle-reader.ts';
 import { VERDICT_LABEL } from './sections.ts';
 import { verifyBundle } from './verify.ts';
 
@@ -15,7 +16,14 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const result = verifyBundle(readBundle(path.resolve(where[0])), { anyway });
+  let result: ReturnType<typeof verifyBundle>;
+  try {
+    result = verifyBundle(readBundle(path.resolve(where[0])), { anyway });
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    process.stderr.write(`admin-api-conformance verify: ${where[0]} cannot be verified: ${error.message}\n`);
+    return 2;
+  }
   const { manifest } = result;
   process.stdout.write(
     `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}\n`,

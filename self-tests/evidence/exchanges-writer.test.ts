@@ -66,7 +66,7 @@ test("a body that repeats an earlier answer's is written once and read back in p
     expect(readBundleRecording(Buffer.from(text))).toEqual(JSON.parse(JSON.stringify(repeated)));
     const forward = text.replace(`"bodySameAs":${lists[0]}}`, `"bodySameAs":${lists[2]}}`);
     expect(() => readBundleRecording(Buffer.from(forward))).toThrow(
-      `exchange ${lists[1]} of the bundle's exchanges.json takes its body from exchange ${lists[2]}, which is not an earlier exchange with a body of its own`,
+      `exchange ${lists[1]} of exchanges.json in the bundle takes its body from exchange ${lists[2]}, which is not an earlier exchange with a body of its own`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

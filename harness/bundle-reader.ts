@@ -1,0 +1,77 @@
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { BundleError } from './bundle-error.ts';
+import type { BundleFiles } from './bundle.ts';
+import { visible } from './visible.ts';
+
+// Reading a bundle someone else made: whatever the path names (nothing, a pipe, a device, a damaged
+// archive), the answer is the bundle's files or a BundleError that says what is wrong, never a wait or a crash.
+
+const require = createRequire(import.meta.url);
+const tar = () => require('tar') as typeof import('tar');
+
+/** Compressed bytes given to the archive reader at a time, so that it can be stopped between two reads. */
+const READ_BYTES = 64 * 1024;
+
+/** What a path is, in words, when it is neither a file nor a folder. */
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'neither a file nor a folder';
+}
+
+function readFolder(dir: string): BundleFiles {
+  const names = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => statSync(path.join(dir, name)).isFile());
+  return new Map(names.sort().map((name) => [name.split(path.sep).join('/'), readFileSync(path.join(dir, name))]));
+}
+
+/** Reads an archive in memory: nothing of it is written anywhere, so no entry can land outside a folder. */
+function readArchive(file: string): BundleFiles {
+  const files: BundleFiles = new Map();
+  let failure: Error | undefined;
+  // Strict: a damaged header or a stream cut short is an error, not a warning that leaves the bundle short of a file.
+  const parser = new (tar().Parser)({
+    strict: true,
+    onReadEntry: (entry) => {
+      const name = entry.path.replace(/^\.\//, '');
+      if (entry.type === 'Directory') return entry.resume();
+      if (entry.type !== 'File') return parser.abort(new BundleError(`${visible(name)} is a ${entry.type}, not a file`));
+      const chunks: Buffer[] = [];
+      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+      entry.on('end', () => files.set(name, Buffer.concat(chunks)));
+    },
+  });
+  parser.on('error', (error: Error) => (failure ??= error));
+  const fd = openSync(file, 'r');
+  try {
+    // A new buffer for every read: the reader may keep part of the last one until the next arrives.
+    for (let chunk = Buffer.alloc(READ_BYTES), n: number; !failure && (n = readSync(fd, chunk)) > 0; chunk = Buffer.alloc(READ_BYTES))
+      parser.write(chunk.subarray(0, n));
+    if (!failure) parser.end();
+  } finally {
+    closeSync(fd);
+  }
+  if (failure instanceof BundleError) throw failure;
+  if (failure) throw new BundleError(`it is no whole tar.gz archive (${visible(failure.message)})`);
+  return files;
+}
+
+/** A bundle's files, from its archive or its folder; a BundleError when the path holds no bundle that can be read. */
+export function readBundle(where: string): BundleFiles {
+  let stat: Stats;
+  try {
+    stat = statSync(where);
+    // A pipe or a device is never opened: reading one waits for a writer, or never ends.
+    if (stat.isDirectory()) return readFolder(where);
+    if (stat.isFile()) return readArchive(where);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (error instanceof BundleError || code === undefined) throw error;
+    throw new BundleError(code === 'ENOENT' ? 'there is no file or folder there' : `it cannot be read (${code})`);
+  }
+  throw new BundleError(`it is ${kindOf(stat)}, neither an evidence.tar.gz nor a bundle folder`);
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { create } from 'tar';
+import { EXCHANGES, MANIFEST, manifestFile, REPORTS, sha256, writeBundleFolder, type BundleFiles, type Manifest } from '../../harness/bundle.ts';
+import { bundleRecording, readBundleRecording } from '../../harness/bundle-recording.ts';
+import { createSecrets } from '../../harness/redact.ts';
+import type { RunFacts } from '../../harness/verdicts.ts';
+import { rejudge } from '../../reporters/verify.ts';
+import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
+
+// A bundle made in this process, as a run makes one: the reference target's answers redacted, the report this
+// suite gives them, and a manifest of digests. A bundle's reader and verify are judged on it, and on copies
+// changed one file at a time, in milliseconds; the black-box tests prove that a real run writes the same.
+
+const ORIGIN = 'http://reference.invalid';
+const CONFORMANCE = `${REPORTS}/conformance.json`;
+
+/** The reference target's bundle, its files by path. */
+export function referenceBundle(): BundleFiles {
+  const recording = recordInProcess(undefined);
+  const facts: RunFacts = {
+    target: { name: 'reference', baseUrl: ORIGIN, embedded: false },
+    startedAt: recording.startedAt,
+    requests: { count: recording.exchanges.length, methods: ['GET'] },
+    deviations: [],
+  };
+  const exchanges = Buffer.from(JSON.stringify(bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: ORIGIN }, createSecrets(REFERENCE_INPUT), facts)));
+  const judgedOn = recording.startedAt.slice(0, 10);
+  const report = rejudge(readBundleRecording(exchanges), { judgedOn } as Manifest, new Set());
+  const files: BundleFiles = new Map([
+    [EXCHANGES, exchanges],
+    [CONFORMANCE, Buffer.from(`${JSON.stringify(report, null, 2)}\n`)],
+  ]);
+  const digests = Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)]));
+  const about = { suite: report.suite, document: report.document, target: facts.target, createdAt: recording.startedAt, judgedOn, verdict: report.verdict };
+  return files.set(MANIFEST, manifestFile(digests, about));
+}
+
+/** The manifest of a bundle, as a value. */
+export const manifestValue = (files: BundleFiles): Manifest => JSON.parse(files.get(MANIFEST)!.toString('utf8'));
+
+/**
+ * A copy of the bundle with its manifest written anew: `edit` changes it, every digest is that of the file
+ * it names, as someone who tampers with a bundle and knows how would leave it.
+ */
+export function resealed(files: BundleFiles, edit: (manifest: Manifest) => Manifest = (m) => m): BundleFiles {
+  const others = new Map([...files].filter(([name]) => name !== MANIFEST));
+  const digests = Object.fromEntries([...others].map(([name, bytes]) => [name, sha256(bytes)]));
+  const manifest = edit({ ...manifestValue(files), files: digests });
+  return new Map([...others, [MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2))]]);
+}
+
+/** A copy of the bundle with one file's bytes replaced and its digest changed to match. */
+export const withFile = (files: BundleFiles, name: string, bytes: Buffer | string) => resealed(new Map([...files, [name, Buffer.from(bytes)]]));
+
+const made: string[] = [];
+
+/** A scratch folder of its own, removed by removeScratch(). */
+export function scratch(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-'));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every scratch folder made so far. */
+export function removeScratch(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The bundle written as a folder of its own. */
+export function bundleFolder(files: BundleFiles): string {
+  const dir = scratch();
+  writeBundleFolder(dir, files);
+  return dir;
+}
+
+/** The bundle written as an evidence.tar.gz in a folder of its own. */
+export function bundleArchive(files: BundleFiles): string {
+  const folder = bundleFolder(files);
+  const file = path.join(scratch(), 'evidence.tar.gz');
+  create({ file, cwd: folder, gzip: true, sync: true, portable: true }, [...files.keys()]);
+  return file;
+}
