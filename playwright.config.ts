@@ -11,9 +11,9 @@ const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
 const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 
 async function readRun(): Promise<RunShape> {
-  const [{ ConfigError }, { reportDirOf }, { loadTargets }] = await Promise.all([
+  const [{ ConfigError }, { folderToTakeOnConfigError }, { loadTargets }] = await Promise.all([
     import('./harness/config-error.ts'),
-    import('./harness/sources.ts'),
+    import('./harness/replay-folder.ts'),
     import('./harness/targets.ts'),
   ]);
   const runStart = IS_RUNNER ? await import('./reporters/run-start.ts') : undefined;
@@ -26,7 +26,7 @@ async function readRun(): Promise<RunShape> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
-    if (runStart) return runStart.stopOnConfigError(error, reportDirOf(process.env, process.cwd()));
+    if (runStart) return runStart.stopOnConfigError(error, folderToTakeOnConfigError(process.env, process.cwd()));
     process.stderr.write(`conformance: configuration error: ${error.message}\n`);
     process.exit(2);
   }

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
 import { contractsHash } from './contracts.ts';
 import { specDocument } from './document.ts';
 import { SUITE_VERSION } from './recording.ts';
+import { replayFolderProblem } from './replay-folder.ts';
 import { readVariables, targetVariables, type Source } from './sources.ts';
 import type { RunTargets } from './targets.ts';
 import { visible } from './visible.ts';
@@ -53,6 +54,8 @@ function readReplayed(bundle: string): BundleRecording {
  * settings (report folder, limits, a deviations file) come as usual; a setting that names a target is a mistake.
  */
 export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): RunTargets {
+  const folderProblem = replayFolderProblem(env, cwd);
+  if (folderProblem) throw new ConfigError(folderProblem);
   const vars = readVariables(env, cwd);
   const named = targetVariables().find((name) => (vars.env[name] ?? vars.dotenv[name]) !== undefined);
   if (named) throw new ConfigError(`${REPLAY_VARIABLE} takes the target from the bundle: unset ${named}`);
