@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,6 +12,34 @@ import { visible } from './visible.ts';
 const require = createRequire(import.meta.url);
 const tar = () => require('tar') as typeof import('tar');
 
+/** How much of a bundle this suite reads, checked from sizes stated before any content is read. */
+export interface BundleLimits {
+  fileBytes: number;
+  bundleBytes: number;
+}
+
+/**
+ * A file of a bundle is read back as one text (JSON.parse, the judge's bodies), and Node makes no string
+ * of more bytes of UTF-8 than MAX_STRING_LENGTH (about 512 MiB): a larger file could not be judged by any
+ * copy of this suite, whoever wrote it. The exchanges are the large file (about 69 MB for 100,000 projects);
+ * the reports hold bodies only cut short, so the files together are given as much again.
+ */
+export const BUNDLE_LIMITS: BundleLimits = { fileBytes: constants.MAX_STRING_LENGTH, bundleBytes: 2 * constants.MAX_STRING_LENGTH };
+
+/** A tar header, counted with the files' bytes: an archive of endless empty entries ends too. */
+const HEADER_BYTES = 512;
+
+/** Counts each file's stated size against the limits, before its content is read. */
+function sizeCounter(limits: BundleLimits): (name: string, bytes: number) => void {
+  let total = 0;
+  return (name, bytes) => {
+    if (bytes > limits.fileBytes)
+      throw new BundleError(`${visible(name)} states ${bytes} bytes, more than the ${limits.fileBytes} this suite reads of one file of a bundle`);
+    total += HEADER_BYTES + bytes;
+    if (total > limits.bundleBytes) throw new BundleError(`its files state more than the ${limits.bundleBytes} bytes this suite reads of a bundle`);
+  };
+}
+
 /** Compressed bytes given to the archive reader at a time, so that it can be stopped between two reads. */
 const READ_BYTES = 64 * 1024;
 
@@ -22,22 +51,32 @@ function kindOf(stat: Stats): string {
   return 'neither a file nor a folder';
 }
 
-function readFolder(dir: string): BundleFiles {
-  const names = readdirSync(dir, { recursive: true })
+function readFolder(dir: string, limits: BundleLimits): BundleFiles {
+  const count = sizeCounter(limits);
+  const files = readdirSync(dir, { recursive: true })
     .map(String)
-    .filter((name) => statSync(path.join(dir, name)).isFile());
-  return new Map(names.sort().map((name) => [name.split(path.sep).join('/'), readFileSync(path.join(dir, name))]));
+    .sort()
+    .map((name) => ({ name: name.split(path.sep).join('/'), stat: statSync(path.join(dir, name)) }))
+    .filter(({ stat }) => stat.isFile());
+  for (const { name, stat } of files) count(name, stat.size);
+  return new Map(files.map(({ name }) => [name, readFileSync(path.join(dir, name))]));
 }
 
 /** Reads an archive in memory: nothing of it is written anywhere, so no entry can land outside a folder. */
-function readArchive(file: string): BundleFiles {
+function readArchive(file: string, limits: BundleLimits): BundleFiles {
   const files: BundleFiles = new Map();
+  const count = sizeCounter(limits);
   let failure: Error | undefined;
   // Strict: a damaged header or a stream cut short is an error, not a warning that leaves the bundle short of a file.
   const parser = new (tar().Parser)({
     strict: true,
     onReadEntry: (entry) => {
       const name = entry.path.replace(/^\.\//, '');
+      try {
+        count(name, entry.size);
+      } catch (error) {
+        return parser.abort(error as BundleError);
+      }
       if (entry.type === 'Directory') return entry.resume();
       if (entry.type !== 'File') return parser.abort(new BundleError(`${visible(name)} is a ${entry.type}, not a file`));
       const chunks: Buffer[] = [];
@@ -61,13 +100,13 @@ function readArchive(file: string): BundleFiles {
 }
 
 /** A bundle's files, from its archive or its folder; a BundleError when the path holds no bundle that can be read. */
-export function readBundle(where: string): BundleFiles {
+export function readBundle(where: string, limits = BUNDLE_LIMITS): BundleFiles {
   let stat: Stats;
   try {
     stat = statSync(where);
     // A pipe or a device is never opened: reading one waits for a writer, or never ends.
-    if (stat.isDirectory()) return readFolder(where);
-    if (stat.isFile()) return readArchive(where);
+    if (stat.isDirectory()) return readFolder(where, limits);
+    if (stat.isFile()) return readArchive(where, limits);
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
     if (error instanceof BundleError || code === undefined) throw error;
