@@ -1,5 +1,6 @@
 import { loadCatalogue } from '../harness/catalogue.ts';
-import { digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/bundle.ts';
+import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/bundle.ts';
+import { BundleError } from '../harness/bundle-error.ts';
 import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/bundle-recording.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
@@ -31,10 +32,22 @@ function otherMaker(manifest: Manifest): string | undefined {
   return `the bundle was made by ${manifest.suite.name} ${there.version} with contracts ${there.contractsHash} and the document ${there.document.slice(0, 16)}…; this is admin-api-conformance ${here.version} with contracts ${here.contractsHash} and the document ${here.document.slice(0, 16)}…`;
 }
 
-function reportOf(files: BundleFiles): ConformanceReport {
-  const bytes = files.get(`${REPORTS}/conformance.json`);
-  if (!bytes) throw new Error(`the bundle has no ${REPORTS}/conformance.json`);
-  return JSON.parse(bytes.toString('utf8')) as ConformanceReport;
+const STATED = `${REPORTS}/conformance.json`;
+const REPORT_SCHEMA = new URL('./conformance-report.schema.json', import.meta.url);
+
+/**
+ * A file of the bundle read by `read`, or why it cannot be: a file missing or not what its schema says is
+ * a difference, as a changed one is, since no suite could judge such a bundle to hold.
+ */
+function fileOf<T>(files: BundleFiles, name: string, read: (bytes: Buffer) => T): { value: T } | { difference: string } {
+  const bytes = files.get(name);
+  if (!bytes) return { difference: `${name}: missing, so the bundle cannot be judged again` };
+  try {
+    return { value: read(bytes) };
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    return { difference: error.message };
+  }
 }
 
 /** The report this suite gives the bundle's exchanges, judged as the run judged them, on the day it judged them. */
@@ -84,11 +97,13 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } =
   const differences = digestProblems(files, manifest);
   const refusal = otherMaker(manifest);
   if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [] };
-  const stated = reportOf(files);
+  const report = fileOf(files, STATED, (bytes) => checkedFile<ConformanceReport>(STATED, bytes, REPORT_SCHEMA));
+  const recording = fileOf(files, EXCHANGES, readBundleRecording);
+  const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
+  if (!('value' in report) || !('value' in recording)) return { manifest, refused: refusal, differences: [...differences, ...unread], leftOut: [] };
+  const stated = report.value;
   if (stated.verdict !== manifest.verdict) differences.push(`verdict: the manifest says ${manifest.verdict}, the bundle's report says ${stated.verdict}`);
-  const bytes = files.get(EXCHANGES);
-  if (!bytes) return { manifest, refused: refusal, differences: [...differences, `${EXCHANGES}: missing, so nothing can be judged again`], leftOut: [] };
   const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
-  const rejudged = rejudge(readBundleRecording(bytes), manifest, new Set(leftOut), stated.shard);
+  const rejudged = rejudge(recording.value, manifest, new Set(leftOut), stated.shard);
   return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged)], rejudged, leftOut };
 }
