@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/bundle.ts';
 import { BundleError } from '../harness/bundle-error.ts';
@@ -75,8 +76,37 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
   });
 }
 
+/** A target as both the manifest and a report name it. */
+const targetOf = ({ name, baseUrl, embedded }: Manifest['target']) => ({ name, baseUrl, embedded });
+
+/**
+ * What the manifest says of the run against what the bundle's report says: the manifest has no digest of its
+ * own, the report's is in it, so the manifest's suite, document, target, product and verdict hold only where
+ * the report says the same.
+ */
+function manifestDifferences(manifest: Manifest, stated: ConformanceReport): string[] {
+  const fields: [string, unknown, unknown][] = [
+    ['suite', manifest.suite, stated.suite],
+    ['document', manifest.document, stated.document],
+    ['target', targetOf(manifest.target), targetOf(stated.target)],
+    ['product', manifest.product, stated.product],
+  ];
+  const differences = fields
+    .filter(([, said, stands]) => !isDeepStrictEqual(said, stands))
+    .map(
+      ([field, said, stands]) =>
+        `${field}: the manifest says ${JSON.stringify(said) ?? 'nothing'}, the bundle's report says ${JSON.stringify(stands) ?? 'nothing'}`,
+    );
+  if (stated.verdict !== manifest.verdict) differences.push(`verdict: the manifest says ${manifest.verdict}, the bundle's report says ${stated.verdict}`);
+  return differences;
+}
+
 function statusDifferences(stated: ConformanceReport, found: ConformanceReport): string[] {
   const differences: string[] = [];
+  if (!isDeepStrictEqual(targetOf(stated.target), targetOf(found.target)))
+    differences.push(
+      `target: the bundle's report says ${JSON.stringify(targetOf(stated.target))}, its exchanges give ${JSON.stringify(targetOf(found.target))}`,
+    );
   const foundStatus = new Map(found.clauses.map((c) => [c.id, c.status]));
   for (const c of stated.clauses) {
     const status = foundStatus.get(c.id);
@@ -102,7 +132,7 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } =
   const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
   if (!('value' in report) || !('value' in recording)) return { manifest, refused: refusal, differences: [...differences, ...unread], leftOut: [] };
   const stated = report.value;
-  if (stated.verdict !== manifest.verdict) differences.push(`verdict: the manifest says ${manifest.verdict}, the bundle's report says ${stated.verdict}`);
+  differences.push(...manifestDifferences(manifest, stated));
   const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
   const rejudged = rejudge(recording.value, manifest, new Set(leftOut), stated.shard);
   return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged)], rejudged, leftOut };

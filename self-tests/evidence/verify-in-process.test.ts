@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { EXCHANGES } from '../../harness/bundle.ts';
+import { EXCHANGES, MANIFEST } from '../../harness/bundle.ts';
 import { verifyBundle } from '../../reporters/verify.ts';
-import { referenceBundle, withFile } from '../support/in-process-bundle.ts';
+import { verifyOutput } from '../../reporters/verify-output.ts';
+import { manifestValue, referenceBundle, resealed, withFile } from '../support/in-process-bundle.ts';
 
 // verify judged as data: a bundle made in process, and copies of it changed one file at a time with their
 // digests changed to match, as someone who knows how a bundle is made would change it.
@@ -43,3 +44,40 @@ for (const { title, name, bytes, difference } of NOT_THEIR_SCHEMA) {
     expect(result.rejudged).toBeUndefined();
   });
 }
+
+/** The bundle with its manifest naming another target; the manifest has no digest, so nothing else changes. */
+const manifestNaming = (target: { name: string; baseUrl: string }) =>
+  new Map([...good, [MANIFEST, Buffer.from(JSON.stringify({ ...manifestValue(good), target: { ...target, embedded: false } }))]]);
+
+const hostile = manifestNaming({ name: '\u001b[2J\u001b]0;PWNED\u0007\u001b[31mEVIL', baseUrl: 'http://user:s3cr3tpassw0rd@evil\u001b[0m' });
+
+test('a manifest naming another target than its report is not verified', () => {
+  expect(verifyBundle(hostile).differences).toEqual([
+    'target: the manifest says {"name":"\\u001b[2J\\u001b]0;PWNED\\u0007\\u001b[31mEVIL","baseUrl":"http://user:s3cr3tpassw0rd@evil\\u001b[0m","embedded":false}, ' +
+      'the bundle\'s report says {"name":"reference","baseUrl":"http://reference.invalid","embedded":false}',
+  ]);
+});
+
+test("verify prints a manifest's escape sequences as escapes, and never a URL's user and password", () => {
+  const { lines, exitCode } = verifyOutput(verifyBundle(hostile), false);
+  expect(exitCode).toBe(1);
+  const printed = lines.join('\n');
+  expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(printed).not.toContain('s3cr3tpassw0rd');
+  const { createdAt, suite } = manifestValue(good);
+  expect(lines[0]).toBe(
+    `Bundle of \\u001b[2J\\u001b]0;PWNED\\u0007\\u001b[31mEVIL (http://evil\\u001b[0m), made ${createdAt} by admin-api-conformance ${suite.version}, contracts ${suite.contractsHash}`,
+  );
+  expect(lines.at(-1)).toBe('NOT VERIFIED: 1 difference(s) between the bundle and what this suite finds in it');
+});
+
+test('a report naming another target than its exchanges, the manifest resealed to match, is not verified', () => {
+  const report = JSON.parse(good.get(CONFORMANCE)!.toString('utf8'));
+  const renamed = resealed(withFile(good, CONFORMANCE, JSON.stringify({ ...report, target: { ...report.target, name: 'production' } })), (m) => ({
+    ...m,
+    target: { ...m.target, name: 'production' },
+  }));
+  expect(verifyBundle(renamed).differences).toEqual([
+    'target: the bundle\'s report says {"name":"production","baseUrl":"http://reference.invalid","embedded":false}, its exchanges give {"name":"reference","baseUrl":"http://reference.invalid","embedded":false}',
+  ]);
+});

@@ -103,7 +103,13 @@ test('a body changed with its digest changed to match is still caught, by judgin
 });
 
 test('a bundle made by another suite version is refused, exit 2, unless asked to judge it anyway', async () => {
-  const other = tamperedCopy(folder, 'manifest.json', (text) => text.replace('"version": "0.1.0"', '"version": "0.0.9"'));
+  // Its report says the same version as its manifest, whose digest of the report is that of the new report.
+  const olderVersion = (text: string) => text.replace('"version": "0.1.0"', '"version": "0.0.9"');
+  const report = tamperedCopy(folder, 'reports/conformance.json', olderVersion);
+  const digest = createHash('sha256')
+    .update(readFileSync(path.join(report, 'reports', 'conformance.json')))
+    .digest('hex');
+  const other = tamperedCopy(report, 'manifest.json', (text) => olderVersion(text).replace(/("reports\/conformance.json": )"[0-9a-f]{64}"/, `$1"${digest}"`));
   const refused = await verifyCommand([other]);
   expect(refused.exitCode).toBe(2);
   expect(refused.stdout).toContain('refused: the bundle was made by admin-api-conformance 0.0.9');
