@@ -8,6 +8,7 @@ import { loadDeviations, type KnownDeviation } from './deviations.ts';
 import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
 import { checkRedactable } from './secret-rule.ts';
 import { readSettingFile } from './setting-file.ts';
+import { overlap } from './folders.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -306,7 +307,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   checkDistinctSecrets(source);
   const reportDir = path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
   const evidenceDir = source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined;
-  if (evidenceDir && (within(evidenceDir, reportDir) || within(reportDir, evidenceDir)))
+  if (evidenceDir && overlap(evidenceDir, reportDir))
     throw new ConfigError(
       `CONFORMANCE_EVIDENCE_DIR ${evidenceDir} and CONFORMANCE_REPORT_DIR ${reportDir} overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders`,
     );
@@ -326,12 +327,6 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,
   };
-}
-
-/** Whether a folder is another, or lies below it. */
-function within(folder: string, parent: string): boolean {
-  const relative = path.relative(parent, folder);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /**

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { overlap } from './folders.ts';
 import { digestProblems, EXCHANGES, manifestOf } from './bundle.ts';
 import { BundleError } from './bundle-error.ts';
 import { readBundle } from './bundle-reader.ts';
@@ -62,6 +63,11 @@ export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): 
   const bundle = path.resolve(cwd, bundleArg);
   const recorded = replayedRecording(bundle);
   const settings = loadConfig({ ...env, CONFORMANCE_EMBEDDED: 'true' }, cwd);
+  // The replay writes its own bundle at the end: over the one it replays, were they one place.
+  if (settings.evidenceDir && overlap(settings.evidenceDir, bundle))
+    throw new ConfigError(
+      `CONFORMANCE_EVIDENCE_DIR ${settings.evidenceDir} and the bundle to replay ${bundle} overlap: the replay's bundle would replace the one it replays; give another evidence folder`,
+    );
   const ownDeviations = (vars.env.CONFORMANCE_DEVIATIONS ?? vars.dotenv.CONFORMANCE_DEVIATIONS) !== undefined;
   const { target } = recorded.facts;
   const config: TargetConfig = {

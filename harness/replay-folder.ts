@@ -1,32 +1,15 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
-import { reportDirOf, type Source } from './sources.ts';
+import { realPath, within } from './folders.ts';
+import { readDotenv, reportDirOf, type Source } from './sources.ts';
 
 // A run takes its report folder first, and clears what an earlier run left there (its evidence.tar.gz too),
 // then writes its reports: a bundle to replay in that folder, or a folder that holds the reports, would be
 // destroyed before it is read. Checked from the raw variables, since a configuration error takes the folder too.
 
-/** The path with every link of the part that exists resolved, so that two spellings of one place compare equal. */
-function realPath(where: string): string {
-  const missing: string[] = [];
-  for (let at = where; ; at = path.dirname(at)) {
-    try {
-      return path.join(realpathSync(at), ...missing.reverse());
-    } catch {
-      if (path.dirname(at) === at) return where;
-      missing.push(path.basename(at));
-    }
-  }
-}
-
-const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}${path.sep}`);
-
 /** The bundle CONFORMANCE_REPLAY names, from the environment or .env, unchecked. */
 function replayOf(env: Source, cwd: string): string | undefined {
-  const dotenvFile = path.join(cwd, '.env');
   try {
-    const dotenv = existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
+    const dotenv = readDotenv(path.join(cwd, '.env'));
     const bundle = env.CONFORMANCE_REPLAY || dotenv.CONFORMANCE_REPLAY;
     return bundle ? path.resolve(cwd, bundle) : undefined;
   } catch {

@@ -61,7 +61,7 @@ function checkNames(source: Source, where: string): void {
 const nonEmpty = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
 
 /** `.env`'s settings, none when there is no such file. */
-function readDotenv(file: string): Source {
+export function readDotenv(file: string): Source {
   if (!existsSync(file)) return {};
   const read = readSettingFile(file);
   if ('reason' in read) throw new ConfigError(`.env (${file}) cannot be read (${read.reason})`);

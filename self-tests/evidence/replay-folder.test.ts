@@ -89,3 +89,12 @@ test("a replay of the last run's evidence.tar.gz in its report folder exits 2 wi
   );
   expect(readFileSync(bundle)).toEqual(before);
 });
+
+test("a replay whose evidence folder is the bundle's folder, which the replay's own bundle would replace, is refused", () => {
+  const folder = bundleFolder(good);
+  const env = { CONFORMANCE_REPLAY: folder, CONFORMANCE_REPORT_DIR: scratch(), CONFORMANCE_EVIDENCE_DIR: folder };
+  expect(() => loadTargets(env, os.tmpdir())).toThrow(
+    `CONFORMANCE_EVIDENCE_DIR ${folder} and the bundle to replay ${folder} overlap: the replay's bundle would replace the one it replays; give another evidence folder`,
+  );
+  expect(loadTargets({ ...env, CONFORMANCE_EVIDENCE_DIR: scratch() }, os.tmpdir()).targets[0].replay?.file).toBe(folder);
+});
