@@ -19,6 +19,9 @@ function difference(facts: RunFacts[], here: JudgedBy): string | undefined {
     return 'a shard does not name the suite and configuration it ran with (an earlier version of the suite made it)';
   const targets = differing(facts, (f) => targetKey(f.target));
   if (targets) return `one shard checked ${targetText(targets[0].target)}, another ${targetText(targets[1].target)}`;
+  // A replay's shards start when each does, but the run they replay started once: at the bundle's start.
+  const replays = facts[0].replay && differing(facts, (f) => f.startedAt);
+  if (replays) return `one shard replayed a run that started at ${replays[0].startedAt}, another one that started at ${replays[1].startedAt}`;
   const suites = differing(facts, (f) => f.judgedBy);
   if (suites) return `one shard was judged by ${suiteText(suites[0].judgedBy!)}, another by ${suiteText(suites[1].judgedBy!)}`;
   if (JSON.stringify(facts[0].judgedBy) !== JSON.stringify(here))

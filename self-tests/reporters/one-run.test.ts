@@ -23,6 +23,7 @@ const oneRun: [string, RunFacts[]][] = [
   ['two shards of one deployment, started at different times', [shard(), shard({ startedAt: '2025-01-01T10:05:00.000Z' })]],
   ['two shards of the embedded reference target, each on a port of its own', [embedded(40149), embedded(35907)]],
   ['a shard duplicated', [shard(), shard()]],
+  ['two shards replaying one bundle', [shard({ replay: { bundle: 'a/evidence.tar.gz' } }), shard({ replay: { bundle: 'b/evidence.tar.gz' } })]],
 ];
 
 const notOne: [string, RunFacts[], string][] = [
@@ -40,6 +41,11 @@ const notOne: [string, RunFacts[], string][] = [
   ['other contracts', [shard(), shard({ judgedBy: { ...here, contractsHash: 'ffffffffffffffff' } })], 'contracts ffffffffffffffff'],
   ['shards of another suite than the merging one', [shard({ judgedBy: { ...here, suiteVersion: '9.9.9' } })], 'merge them with the suite that ran them'],
   ['another configuration of the same target', [shard(), shard({ configuration: 'fedcba9876543210' })], 'ran with different configurations'],
+  [
+    'two shards replaying bundles of two runs of one target',
+    [shard({ replay: { bundle: 'evidence.tar.gz' } }), shard({ replay: { bundle: 'evidence.tar.gz' }, startedAt: '2025-01-02T10:00:00.000Z' })],
+    'one shard replayed a run that started at 2025-01-01T10:00:00.000Z, another one that started at 2025-01-02T10:00:00.000Z',
+  ],
   ['a shard that does not name its configuration', [shard(), shard({ configuration: undefined })], 'does not name the suite and configuration'],
 ];
 
