@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLAYWRIGHT_VALUES } from './playwright-options.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -166,20 +167,6 @@ function exitCodeOf(code, signal, outcomeFile, errors, merge) {
 }
 
 const COMMANDS = ['run', 'merge', 'verify'];
-
-/**
- * The options of Playwright's `test` command (1.65) that take a value, and so the argument after them when
- * it is not written `--option=value`: `--grep @MUST` names no command. A variadic one takes every argument
- * up to the next option. An option Playwright adds later is taken as a flag: its value then reads as an
- * unknown command, and the line says to give it as --option=value or after --.
- */
-const PLAYWRIGHT_VALUES = new Map([
-  ...['--add-reporter', '--browser', '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '-j', '--workers'].map((o) => [o, 'one']),
-  ...['--last-failed-file', '--max-failures', '--output', '--repeat-each', '--reporter', '--retries', '--run-agents', '--shard'].map((o) => [o, 'one']),
-  ...['--test-list', '--test-list-invert', '--timeout', '--trace', '--tsconfig', '--ui-host', '--ui-port', '--update-source-method'].map((o) => [o, 'one']),
-  ...['--debug', '--only-changed', '--shuffle', '-u', '--update-snapshots'].map((o) => [o, 'optional']),
-  ['--project', 'many'],
-]);
 
 /** Where the first argument that is neither an option nor an option's value stands: the command, if any. */
 function commandIndex(args) {

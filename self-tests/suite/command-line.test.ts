@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
+import { PLAYWRIGHT_VALUES } from '../../bin/playwright-options.js';
 import { runCommand } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
@@ -69,4 +71,27 @@ test('merge of blob reports that do not read is no verdict, exit code 3, in one 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+interface CommanderOption {
+  short?: string;
+  long?: string;
+  required: boolean;
+  optional: boolean;
+  variadic: boolean;
+}
+
+test("the command knows which of Playwright's options take a value, as the Playwright installed has them", () => {
+  // Playwright's own command-line program, as its CLI builds it: the one place that says which options take a value.
+  const { program } = createRequire(import.meta.url)('playwright/lib/program') as {
+    program: { commands: { name(): string; options: CommanderOption[] }[] };
+  };
+  const testCommand = program.commands.find((c) => c.name() === 'test');
+  const expected = new Map<string, string>();
+  for (const o of testCommand?.options ?? []) {
+    const takes = o.variadic ? 'many' : o.required ? 'one' : o.optional ? 'optional' : undefined;
+    if (takes) for (const flag of [o.short, o.long]) if (flag) expected.set(flag, takes);
+  }
+  expect(expected.size).toBeGreaterThan(0);
+  expect(Object.fromEntries([...PLAYWRIGHT_VALUES].sort())).toEqual(Object.fromEntries([...expected].sort()));
 });
