@@ -34,10 +34,10 @@ function usage() {
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
 Usage:
-  admin-api-conformance [run] [-- <playwright options>] run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
-  admin-api-conformance merge <blob folder>          merge shards' blob reports into the whole report; exit by its verdict
-  admin-api-conformance verify <bundle> [--anyway]   check an evidence bundle offline: its digests, then every clause judged
-                                                     again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
+  admin-api-conformance [run] [-- <playwright options>]  run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
+  admin-api-conformance merge <blob folder>              merge shards' blob reports into the whole report; exit by its verdict
+  admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
+                                                         again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
