@@ -180,7 +180,10 @@ function commandIndex(args) {
   return -1;
 }
 
-/** Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant. */
+/**
+ * Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant.
+ * The measure of harness/closest.ts, written again: this file runs with no build step, and loads no TypeScript.
+ */
 function distance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -34,6 +34,7 @@ export const targetVariables = () =>
     .map((v) => v.name);
 
 const PREFIX = 'CONFORMANCE_';
+const STEM = PREFIX.slice(0, -1);
 
 const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith(PREFIX)));
 
@@ -43,7 +44,7 @@ const ours = (source: Source): Source => Object.fromEntries(Object.entries(sourc
  */
 function meantForUs(name: string): boolean {
   const upper = name.toUpperCase();
-  return upper.startsWith(PREFIX.slice(0, -1)) || distance(upper.split('_')[0], PREFIX.slice(0, -1)) <= 2;
+  return upper.startsWith(STEM) || distance(upper.split('_')[0], STEM) <= 2;
 }
 
 /** A misspelt name is a mistake, never a setting silently not taken. */
