@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harness/run-shape.ts';
 
@@ -10,13 +9,13 @@ import { SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harnes
 const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
 const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 
-async function readRun(): Promise<RunShape> {
-  const [{ ConfigError }, { folderToTakeOnConfigError }, { loadTargets }] = await Promise.all([
-    import('./harness/config-error.ts'),
-    import('./harness/replay-folder.ts'),
-    import('./harness/targets.ts'),
-  ]);
-  const runStart = IS_RUNNER ? await import('./reporters/run-start.ts') : undefined;
+// Required here, not imported: a worker reads none of the configuration's modules. Written without an
+// extension, which a clone resolves to the TypeScript and the npm package to its build.
+function readRun(): RunShape {
+  const { ConfigError } = require('./harness/config-error') as typeof import('./harness/config-error');
+  const { folderToTakeOnConfigError } = require('./harness/replay-folder') as typeof import('./harness/replay-folder');
+  const { loadTargets } = require('./harness/targets') as typeof import('./harness/targets');
+  const runStart = IS_RUNNER ? (require('./reporters/run-start') as typeof import('./reporters/run-start')) : undefined;
   try {
     const run = loadTargets();
     runStart?.startRun(run);
@@ -32,7 +31,7 @@ async function readRun(): Promise<RunShape> {
   }
 }
 
-const run = (IS_WORKER ? inheritedShape(process.env) : undefined) ?? (await readRun());
+const run = (IS_WORKER ? inheritedShape(process.env) : undefined) ?? readRun();
 
 // Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder.
 const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
@@ -40,7 +39,7 @@ const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('s
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
 // In a clone Playwright loads this suite as TypeScript; the npm package runs its build (dist/), as JavaScript.
-const EXT = path.extname(fileURLToPath(import.meta.url));
+const EXT = path.extname(__filename);
 
 export default defineConfig({
   testDir: 'tests',

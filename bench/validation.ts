@@ -3,7 +3,7 @@
 // Each list is measured in a fresh child process (bench/validation-case.ts) so that schema compilation
 // is cold and peak memory is that list's own.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { MAX_VIOLATIONS_KEPT } from '../harness/verdict.ts';
 import { closingTable, type Figure } from './figures.ts';
 import { formatMs, loadAverage, machine, markdownTable, median } from './measure.ts';
@@ -13,7 +13,7 @@ import type { ChecksResult, WalkResult } from './validation-case.ts';
 const SIZES = [10, 1_000, 10_000, 100_000];
 /** Lists with every entry broken, to show how the cost grows with the number of errors. */
 const EVERY_BROKEN_SIZES = [10_000, 20_000];
-const CASE_SCRIPT = fileURLToPath(new URL('./validation-case.ts', import.meta.url));
+const CASE_SCRIPT = path.join(__dirname, './validation-case.ts');
 
 /** Issue 7, item 2: the suite's validation costs at most half of JSON.parse of the same body. */
 const GOAL_RATIO = 0.5;
@@ -162,4 +162,4 @@ function printReport(checks: ChecksResult[], walks: { size: number; outcome: Out
   process.stdout.write(`\nGoals (issue 7)\n\n${closingTable(goals(checks))}\n`);
 }
 
-await main();
+void main();

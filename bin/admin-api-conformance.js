@@ -3,16 +3,14 @@
 // The suite's command: runs the Playwright suite (or merges shards' blob reports) and exits by the
 // verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PLAYWRIGHT_VALUES } from './playwright-options.js';
+const { spawn } = require('node:child_process');
+const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { PLAYWRIGHT_VALUES } = require('./playwright-options.js');
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const require = createRequire(import.meta.url);
+const ROOT = path.join(__dirname, '../');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 // A clone runs the TypeScript sources; the installed package, which ships no TypeScript, runs their build.
 const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
@@ -222,7 +220,7 @@ function main(argv) {
  */
 function runVerify(args) {
   const script = path.join(SUITE, 'reporters', `verify-command${EXT}`);
-  const loader = EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
+  const loader = EXT === '.ts' ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
   child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
 }

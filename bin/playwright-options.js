@@ -6,7 +6,7 @@
  * adds is taken as a flag until then, its value read as an unknown command, and the line says to give it as
  * --option=value or after --.
  */
-export const PLAYWRIGHT_VALUES = new Map(
+exports.PLAYWRIGHT_VALUES = new Map(
   /** @type {[string, 'one' | 'optional' | 'many'][]} */ ([
     ...['--add-reporter', '--browser', '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '-j', '--workers'].map((o) => [o, 'one']),
     ...['--last-failed-file', '--max-failures', '--output', '--repeat-each', '--reporter', '--retries', '--run-agents', '--shard'].map((o) => [o, 'one']),

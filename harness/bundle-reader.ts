@@ -1,6 +1,5 @@
 import { constants } from 'node:buffer';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BundleError } from './bundle-error.ts';
 import type { BundleFiles } from './bundle.ts';
@@ -9,7 +8,6 @@ import { visible } from './visible.ts';
 // Reading a bundle someone else made: whatever the path names (nothing, a pipe, a device, a damaged
 // archive), the answer is the bundle's files or a BundleError that says what is wrong, never a wait or a crash.
 
-const require = createRequire(import.meta.url);
 const tar = () => require('tar') as typeof import('tar');
 
 /** How much of a bundle this suite reads, checked from sizes stated before any content is read. */

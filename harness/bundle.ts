@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
-import { createRequire } from 'node:module';
 import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
-
-const require = createRequire(import.meta.url);
 
 // tar is loaded when a bundle is first written, not with the configuration of a run.
 const tar = () => require('tar') as typeof import('tar');

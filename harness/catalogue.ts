@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { check, schemaFile } from './checked.ts';
 import { cacheRoot, store } from './compiled-schemas.ts';
 import { CONTRACTS_DIR } from './contracts.ts';
 
-const require = createRequire(import.meta.url);
 const YAML_VERSION: string = require('yaml/package.json').version;
 
 export type Level = 'MUST' | 'INFO';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { closest } from './closest.ts';
 import { compiledSchema } from './compiled-schemas.ts';
@@ -7,7 +8,6 @@ import { compiledSchema } from './compiled-schemas.ts';
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
 // never cast to a type: a misspelt key or a wrong type is named, and no value is quoted (it may be a secret).
 
-const require = createRequire(import.meta.url);
 // The formats of ajv-formats, which the compiled code names; this module alone does not load Ajv.
 const FORMATS: Record<string, unknown> = require('ajv-formats/dist/formats').fullFormats;
 
@@ -87,4 +87,4 @@ export function check<T>(schemaFile: URL, value: unknown): { ok: true; value: T 
 }
 
 /** A schema of harness/schemas/ by file name. */
-export const schemaFile = (name: string) => new URL(`./schemas/${name}`, import.meta.url);
+export const schemaFile = (name: string) => pathToFileURL(path.join(__dirname, 'schemas', name));

@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
 
 // Ajv turns each schema into JavaScript: tens of milliseconds a schema, and as much again to load Ajv, at
@@ -10,7 +8,6 @@ import type { Ajv, ValidateFunction } from 'ajv';
 // standalone code) in a cache named by a digest of the exact schema, Ajv's version and the options; a run
 // loads it in a millisecond, and only a schema it has never seen is compiled. Ajv is loaded only then.
 
-const require = createRequire(import.meta.url);
 const AJV_VERSION: string = require('ajv/package.json').version;
 
 /** Overrides where the suite keeps what it derives from its own files; the self-tests use it to start from an empty cache. */
@@ -18,8 +15,7 @@ export const CACHE_VARIABLE = 'ADMIN_API_CONFORMANCE_CACHE';
 
 /** The package's root: this file is in harness/ of a clone, or in dist/harness/ of the installed package. */
 function packageRoot(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return [path.dirname(here), path.dirname(path.dirname(here))].find((dir) => existsSync(path.join(dir, 'package.json'))) ?? here;
+  return [path.dirname(__dirname), path.dirname(path.dirname(__dirname))].find((dir) => existsSync(path.join(dir, 'package.json'))) ?? __dirname;
 }
 
 /** Where the suite keeps what it derives from its own files: node_modules/.cache, as other tools keep theirs. */

@@ -1,9 +1,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-export const CONTRACTS_DIR = fileURLToPath(new URL('../contracts/', import.meta.url));
+export const CONTRACTS_DIR = path.join(__dirname, '..', 'contracts');
 
 export type JsonSchema = { $id: string; [keyword: string]: unknown };
 

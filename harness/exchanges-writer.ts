@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { BundleRecording } from './bundle-recording.ts';
 
@@ -56,7 +55,6 @@ parentPort.postMessage((() => {${WRITE}})());
 
 /** The thread's code, run in this process, with the `require` the thread would have. */
 const writeHere = new Function('require', 'workerData', WRITE) as (require: NodeJS.Require, job: Job) => string;
-const require = createRequire(import.meta.url);
 
 /**
  * Writes a bundle's recording to `file` on a thread of its own, an exchange at a time (one JSON text of

@@ -1,6 +1,5 @@
 import type { Socket } from 'node:net';
 import tls from 'node:tls';
-import { createRequire } from 'node:module';
 import type { Dispatcher, Pool } from 'undici';
 import type { NetworkSettings } from './config.ts';
 import { skipContinue } from './interim.ts';
@@ -19,8 +18,6 @@ export interface Network {
   connectionErrors: Map<number, Error>;
   close(): Promise<void>;
 }
-
-const require = createRequire(import.meta.url);
 
 // undici is loaded when the first connections open, not with the configuration: most of a run's start
 // (reading and checking the configuration, taking the report folder) needs none of it.

@@ -11,8 +11,8 @@ import { inheritedVerdicts } from './verdicts-file.ts';
  * The clauses to replay, one test each: the catalogue global setup judged, or, where no global setup ran
  * (`--list`), the catalogue file itself. Only then are YAML and the catalogue's schema loaded.
  */
-export async function clausesToReplay(): Promise<Clause[]> {
-  return inheritedVerdicts()?.catalogue ?? (await import('./catalogue.ts')).loadCatalogue();
+export function clausesToReplay(): Clause[] {
+  return inheritedVerdicts()?.catalogue ?? (require('./catalogue') as typeof import('./catalogue')).loadCatalogue();
 }
 
 function verdictsOf(project: string): TargetVerdicts {

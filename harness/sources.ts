@@ -19,10 +19,7 @@ let variables: Variable[] | undefined;
 /** Every CONFORMANCE_ variable the suite reads (harness/variables.json). */
 export function knownVariables(): Variable[] {
   if (variables) return variables;
-  const read = check<{ variables: Variable[] }>(
-    schemaFile('variables.schema.json'),
-    JSON.parse(readFileSync(new URL('./variables.json', import.meta.url), 'utf8')),
-  );
+  const read = check<{ variables: Variable[] }>(schemaFile('variables.schema.json'), JSON.parse(readFileSync(path.join(__dirname, 'variables.json'), 'utf8')));
   if (!read.ok) throw new Error(`harness/variables.json does not match its schema: ${read.errors.join('; ')}`);
   return (variables = read.value.variables);
 }

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { compiledSchema } from './compiled-schemas.ts';
 import { loadSchemas, type JsonSchema } from './contracts.ts';
@@ -39,8 +38,6 @@ export function inlineRefs(node: unknown, byFile: Map<string, JsonSchema>): unkn
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineRefs(v, byFile)]));
 }
-
-const require = createRequire(import.meta.url);
 
 // One date-time check for every date-time field; the compiled code names it, and is handed it when loaded.
 const FORMATS = { 'date-time': { type: 'string', validate: isRfc3339DateTime } };

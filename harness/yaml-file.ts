@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
 import type { Node } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { readSettingFile } from './setting-file.ts';
 
 // Loaded when a YAML file is read, not with this module: a run configured by its environment reads none.
-const require = createRequire(import.meta.url);
 const yaml = () => require('yaml') as typeof import('yaml');
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import type { TargetConfig } from '../harness/config.ts';
@@ -53,7 +54,7 @@ function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
   };
 }
 
-const EVIDENCE_SCHEMA = new URL('./conformance-report.schema.json#/$defs/evidence', import.meta.url);
+const EVIDENCE_SCHEMA = new URL('./conformance-report.schema.json#/$defs/evidence', pathToFileURL(__filename));
 
 /** An attachment read back from a test result (perhaps of a merged shard), checked against its schema. */
 function attachment<T>(body: Buffer, schema: URL, of: string): { ok: true; value: T } | { ok: false; error: string } {

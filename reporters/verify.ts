@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/catalogue.ts';
 import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/bundle.ts';
@@ -34,7 +35,7 @@ function otherMaker(manifest: Manifest): string | undefined {
 }
 
 const STATED = `${REPORTS}/conformance.json`;
-const REPORT_SCHEMA = new URL('./conformance-report.schema.json', import.meta.url);
+const REPORT_SCHEMA = new URL('./conformance-report.schema.json', pathToFileURL(__filename));
 
 /**
  * A file of the bundle read by `read`, or why it cannot be: a file missing or not what its schema says is

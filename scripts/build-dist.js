@@ -2,17 +2,15 @@
 // Builds dist/, the JavaScript the npm package runs: Playwright loads TypeScript from a clone, but not from
 // an installed package. The suite's data (contracts, schemas, variables) is copied beside the code that
 // reads it, at the same relative places.
-import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+const { execFileSync } = require('node:child_process');
+const { cpSync, rmSync } = require('node:fs');
+const path = require('node:path');
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = path.join(__dirname, '../');
 const DIST = path.join(ROOT, 'dist');
 const DATA = ['contracts', 'harness/schemas', 'harness/variables.json', 'reporters/conformance-report.schema.json'];
 
 rmSync(DIST, { recursive: true, force: true });
-const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
 for (const entry of DATA) cpSync(path.join(ROOT, entry), path.join(DIST, entry), { recursive: true });

@@ -3,4 +3,4 @@ import { clausesToReplay, detailsOf, replay, titleOf } from '../harness/replay.t
 
 // One test per clause of contracts/clauses.yaml, in its order; the judge (checks/) gave each its verdict
 // in global setup, and the test replays it.
-for (const clause of await clausesToReplay()) test(titleOf(clause), detailsOf(clause), async ({}, testInfo) => replay(clause, testInfo));
+for (const clause of clausesToReplay()) test(titleOf(clause), detailsOf(clause), async ({}, testInfo) => replay(clause, testInfo));

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { validators, type SchemaName } from '../../harness/validator.ts';
 
@@ -12,7 +11,7 @@ interface CaseFile {
   tests: { description: string; data: unknown; valid: boolean }[];
 }
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cases');
+const dir = path.join(__dirname, 'cases');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
 test('every object of section 2 has example documents, valid and invalid', () => {

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -74,7 +73,6 @@ test('judging from the cache of compiled schemas and of the catalogue gives ever
 
 test('a schema is kept under a name made from the schema itself: a changed schema is compiled, never read from the older file', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-schemas-'));
-  const require = createRequire(import.meta.url);
   const compileOn = (schema: object) => () => {
     const { Ajv2020, _ } = require('ajv/dist/2020.js');
     const ajv = new Ajv2020({ code: { source: true, formats: _`__formats` } });

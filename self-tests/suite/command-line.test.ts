@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import { PLAYWRIGHT_VALUES } from '../../bin/playwright-options.js';
 import { runCommand } from '../support/run-suite.ts';
@@ -33,8 +32,8 @@ test("an option's value is no command: --grep @MUST before -- reaches Playwright
 test('merge refuses in one line, exit code 2, a folder that is missing, a file, or holds no blob report', async () => {
   const cases: [string, string][] = [
     ['/nonexistent-blob-reports', 'merge: there is no folder /nonexistent-blob-reports'],
-    [import.meta.filename, `merge: ${import.meta.filename} is a file`],
-    [import.meta.dirname, `merge: ${import.meta.dirname} holds no blob report (.zip)`],
+    [__filename, `merge: ${__filename} is a file`],
+    [__dirname, `merge: ${__dirname} holds no blob report (.zip)`],
   ];
   for (const [folder, line] of cases) {
     const run = await runCommand(['merge', folder]);
@@ -83,7 +82,7 @@ interface CommanderOption {
 
 test("the command knows which of Playwright's options take a value, as the Playwright installed has them", () => {
   // Playwright's own command-line program, as its CLI builds it: the one place that says which options take a value.
-  const { program } = createRequire(import.meta.url)('playwright/lib/program') as {
+  const { program } = require('playwright/lib/program') as {
     program: { commands: { name(): string; options: CommanderOption[] }[] };
   };
   const testCommand = program.commands.find((c) => c.name() === 'test');

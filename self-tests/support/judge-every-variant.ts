@@ -1,7 +1,6 @@
 // Judges every variant of the reference server in this process and prints, as JSON, each clause's outcome
 // and violations, and whether Ajv's compiler and the YAML parser were loaded: the self-test of the compiled-schema cache runs it
 // with an empty cache, then with the cache that run filled, then with that cache damaged.
-import { createRequire } from 'node:module';
 import { check, schemaFile } from '../../harness/checked.ts';
 import { judge } from '../../harness/judge.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
@@ -21,7 +20,7 @@ const files = [
   check(schemaFile('catalogue.schema.json'), [{ id: 'a', section: '1', level: 'MUST', title: 't' }]),
   check(schemaFile('catalogue.schema.json'), [{ id: 1 }]),
 ];
-const modules = Object.keys(createRequire(import.meta.url).cache);
+const modules = Object.keys(require.cache);
 const ajvCompilerLoaded = modules.some((file) => file.includes('/ajv/dist/compile/'));
 const yamlLoaded = modules.some((file) => file.includes('/node_modules/yaml/dist/'));
 process.stdout.write(JSON.stringify({ judged, files, ajvCompilerLoaded, yamlLoaded }));

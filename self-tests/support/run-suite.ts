@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { referenceEnvironment } from '../../reference-server/fixtures.ts';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const PROJECT_ROOT = path.join(__dirname, '../../');
 const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
 
 export interface SuiteRun {

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
 import { handleSignals, isInterrupted, log, run } from './supervisor.ts';
@@ -13,7 +12,7 @@ them, runs the suite against all of them side by side (one target file each, wit
 deviations), stops everything and exits with the suite's code. --docs rewrites
 docs/unleash/conformance-<version>.md from each version's conformance.json. --no-seed writes no project owners.`;
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = path.join(__dirname, '../../');
 
 interface Args {
   versions: string[];

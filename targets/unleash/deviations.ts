@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { parse, stringify } from 'yaml';
 
 /** Unleash's known deviations, each naming the versions it applies to. */
-export const DEVIATIONS_FILE = fileURLToPath(new URL('deviations.yaml', import.meta.url));
+export const DEVIATIONS_FILE = path.join(__dirname, 'deviations.yaml');
 
 interface VersionedDeviation {
   clause: string;

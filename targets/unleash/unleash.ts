@@ -3,14 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { installUnleash } from './cache.ts';
 import { deviationsOf } from './deviations.ts';
 import { checkPostgres, freePort, runSqlFile, startPostgres, stopCommand } from './postgres.ts';
 import { ADMIN_USER, provision, waitUntilReady } from './provision.ts';
 import { atInterrupt, log, startServer, stopServer, tail } from './supervisor.ts';
 
-const SEED_OWNERS = fileURLToPath(new URL('seed-owners.sql', import.meta.url));
+const SEED_OWNERS = path.join(__dirname, 'seed-owners.sql');
 
 /** One Unleash version on its own PostgreSQL, in its own temp folder, provisioned. */
 export interface Run {
