@@ -166,6 +166,9 @@ function exitCodeOf(code, signal, outcomeFile, errors, merge) {
 
 const COMMANDS = ['run', 'merge', 'verify'];
 
+/** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
+const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
+
 /** Where the first argument that is neither an option nor an option's value stands: the command, if any. */
 function commandIndex(args) {
   for (let i = 0; i < args.length; i++) {
@@ -211,6 +214,8 @@ function main(argv) {
   if (command === 'merge') return runMerge(ours[at + 1], passed);
   if (command === 'verify') return runVerify([...rest, ...passed]);
   // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
+  const ui = [...rest, ...passed].find((arg) => UI_MODE.some((option) => arg === option || arg.startsWith(`${option}=`)));
+  if (ui) return refuse(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
   return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
 }
 

@@ -60,6 +60,16 @@ test('options Playwright refuses are a configuration error: its message in one l
   }
 });
 
+// Playwright's UI mode serves until someone closes it, and its runs give no verdict: as a gate it would never end.
+test("Playwright's UI mode is refused in one line, exit code 2, rather than a run that never ends", async () => {
+  for (const option of ['--ui', '--ui-port=0', '--ui-host=127.0.0.1']) {
+    const run = await runCommand(['--', option], 20_000);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${option.split('=')[0]} starts Playwright's UI mode`)]);
+    expect(run.report).toBeUndefined();
+  }
+});
+
 test('merge of blob reports that do not read is no verdict, exit code 3, in one line without a stack', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-garbage-blobs-'));
   try {
