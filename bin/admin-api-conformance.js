@@ -71,7 +71,7 @@ function withOurReporter(args) {
  * refuses its command line, is its message and a stack, and only the message is shown.
  */
 function runPlaywright(args, { merge = false } = {}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
+  const dir = outcomeFolder();
   const outcome = path.join(dir, 'outcome.json');
   const env = { ...process.env, [OUTCOME_VARIABLE]: outcome };
   const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
@@ -104,6 +104,18 @@ function runPlaywright(args, { merge = false } = {}) {
     rmSync(dir, { recursive: true, force: true });
     process.exit(exitCode);
   });
+}
+
+/**
+ * A private folder for the reporter's outcome, in the system's temporary folder, where Playwright keeps its
+ * by-products too: one that cannot be made there (TMPDIR names a missing or read-only folder) is said in one line.
+ */
+function outcomeFolder() {
+  try {
+    return mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
+  } catch (error) {
+    return refuse(`the temporary folder ${os.tmpdir()} cannot be written (${error.code ?? 'error'}): set TMPDIR to a writable folder`);
+  }
 }
 
 /** The reporter's outcome: absent when the reporter never started, without an exit code when it did not end. */

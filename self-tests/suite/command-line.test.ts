@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PLAYWRIGHT_VALUES } from '../../bin/playwright-options.js';
-import { runCommand } from '../support/run-suite.ts';
+import { runCommand, runSuite } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
 // merge, is one line and exit code 2 before Playwright starts, never a run of the suite.
@@ -68,6 +68,15 @@ test("Playwright's UI mode is refused in one line, exit code 2, rather than a ru
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${option.split('=')[0]} starts Playwright's UI mode`)]);
     expect(run.report).toBeUndefined();
   }
+});
+
+test('a temporary folder that cannot be written is a configuration error in one line, exit code 2, without a stack', async () => {
+  const missing = path.join(os.tmpdir(), 'conformance-no-such-tmpdir', 'tmp');
+  const run = await runSuite({ TMPDIR: missing });
+  expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    `admin-api-conformance: the temporary folder ${missing} cannot be written (ENOENT): set TMPDIR to a writable folder`,
+  ]);
 });
 
 test('merge of blob reports that do not read is no verdict, exit code 3, in one line without a stack', async () => {
