@@ -73,7 +73,9 @@ function withOurReporter(args) {
 function runPlaywright(args, { merge = false } = {}) {
   const dir = outcomeFolder();
   const outcome = path.join(dir, 'outcome.json');
-  const env = { ...process.env, [OUTCOME_VARIABLE]: outcome };
+  // Playwright's HTML reporter, asked for with --reporter=html, serves its report in a terminal until Ctrl+C
+  // once a test failed: the command would never end with its verdict. The report is still written.
+  const env = { ...process.env, [OUTCOME_VARIABLE]: outcome, PLAYWRIGHT_HTML_OPEN: 'never' };
   const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
   /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
   let held = [];

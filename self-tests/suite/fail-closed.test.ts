@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -6,7 +7,7 @@ import { LOCK_FILE } from '../../harness/report-folder.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { neverAnswers, recordingReference, withServer } from '../support/hostile-servers.ts';
-import { killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { COMMAND, commandEnv, killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // The gate fails closed: no green without the user's target, an exit code that says what happened
 // (0 pass, 1 violation, 2 configuration, 3 no verdict), whatever reporters the user chooses.
@@ -109,6 +110,29 @@ test('a runner killed from outside is no verdict, exit code 3, with a line that 
     expect(run.stderr).toContain('conformance: no verdict: the run ended before its report (Playwright was killed by SIGKILL, perhaps for lack of memory)');
     expect(run.report?.verdict).toBe('incomplete');
   });
+});
+
+// In a terminal, Playwright's HTML reporter serves its report until Ctrl+C once a test failed (script(1) gives
+// the run a terminal); Playwright never does so for a coding agent, so none is named to it.
+test('a run in a terminal with -- --reporter=html ends with its verdict, exit code 1, rather than serving the report', async () => {
+  test.skip(spawnSync('script', ['--version']).error !== undefined, 'needs script(1), of util-linux, for a terminal');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-html-terminal-'));
+  try {
+    const env = commandEnv({ ...expiredEnabledEnv(), CONFORMANCE_REPORT_DIR: path.join(dir, 'report'), PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'html') });
+    for (const agent of ['CLAUDECODE', 'COPILOT_CLI']) delete env[agent];
+    const line = [process.execPath, COMMAND, '--', '--reporter=html'].map((word) => `'${word}'`).join(' ');
+    const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(output).not.toContain('Serving HTML report');
+    expect(exitCode, output).toBe(1);
+    expect(existsSync(path.join(dir, 'html', 'index.html'))).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 // One run against the embedded reference target, as a fresh clone runs it with nothing configured, serves

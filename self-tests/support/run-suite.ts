@@ -6,7 +6,7 @@ import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { referenceEnvironment } from '../../reference-server/fixtures.ts';
 
 export const PROJECT_ROOT = path.join(__dirname, '../../');
-const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
+export const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
 
 export interface SuiteRun {
   exitCode: number | null;
@@ -33,6 +33,13 @@ const CLEARED = Object.keys(process.env).filter(
     PROXY_VARIABLES.includes(k.toUpperCase()),
 );
 
+/** The environment of a run of the command: the user's, without what it might hold that a test did not give. */
+export function commandEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env };
+  for (const key of CLEARED) if (!(key in env)) delete childEnv[key];
+  return childEnv;
+}
+
 /** Signals the run's whole process group: the command, Playwright and its workers. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
@@ -58,8 +65,7 @@ export async function runSuite(
   workDir?: string,
 ): Promise<SuiteRun> {
   const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir };
-  for (const key of CLEARED) if (!(key in env)) delete childEnv[key];
+  const childEnv = commandEnv({ ...env, CONFORMANCE_REPORT_DIR: reportDir });
   const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
   const started = Date.now();
   const child = spawn(process.execPath, [COMMAND, '--', ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
