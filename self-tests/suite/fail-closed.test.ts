@@ -113,7 +113,8 @@ test('a runner killed from outside is no verdict, exit code 3, with a line that 
 });
 
 // In a terminal, Playwright's HTML reporter serves its report until Ctrl+C once a test failed (script(1) gives
-// the run a terminal); Playwright never does so for a coding agent, so none is named to it.
+// the run a terminal). Playwright never serves it where the environment names an automated caller
+// (CLAUDECODE, COPILOT_CLI), so those names are taken out: with them the test could not fail.
 test('a run in a terminal with -- --reporter=html ends with its verdict, exit code 1, rather than serving the report', async () => {
   test.skip(spawnSync('script', ['--version']).error !== undefined, 'needs script(1), of util-linux, for a terminal');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-html-terminal-'));
