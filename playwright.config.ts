@@ -33,8 +33,10 @@ function readRun(): RunShape {
 
 const run = (IS_WORKER ? inheritedShape(process.env) : undefined) ?? readRun();
 
-// Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder.
-const OUTPUT_DIR = path.join(os.tmpdir(), 'admin-api-conformance', createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
+// Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder,
+// in a folder of this user's: on a machine several users share, the first run's folder is not the others' to write in.
+const OUTPUT_ROOT = process.getuid ? `admin-api-conformance-${process.getuid()}` : 'admin-api-conformance';
+const OUTPUT_DIR = path.join(os.tmpdir(), OUTPUT_ROOT, createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
 
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReferenceServer } from '../../reference-server/server.ts';
@@ -58,4 +59,14 @@ test('the installed command passes a conformant target, a relative report folder
   expect(passing.exitCode, passing.output).toBe(0);
   expect(reportIn(path.join(app, 'out', 'conformant')).verdict).toBe('pass');
   expect(existsSync(path.join(app, 'out', 'conformant', 'junit.xml'))).toBe(true);
+});
+
+test('a run by a second user of the machine passes: the temporary folder the first user made is not written in', async () => {
+  // The first user's run leaves os.tmpdir()/admin-api-conformance, which a second user may not write in. This
+  // test runs as root, whom no mode stops, so a file of that name stands for the folder.
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-shared-tmp-'));
+  writeFileSync(path.join(tmp, 'admin-api-conformance'), '');
+  const result = await command([], { CI: 'true', CONFORMANCE_EMBEDDED: 'true', TMPDIR: tmp, CONFORMANCE_REPORT_DIR: 'out/second-user' });
+  expect(result.exitCode, result.output).toBe(0);
+  expect(reportIn(path.join(app, 'out', 'second-user')).verdict).toBe('pass');
 });
