@@ -239,9 +239,21 @@ function main(argv) {
  */
 function runVerify(args) {
   const script = path.join(SUITE, 'reporters', `verify-command${EXT}`);
-  const loader = EXT === '.ts' ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
+  const tsx = EXT === '.ts' ? resolved('tsx') : undefined;
+  // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
+  if (EXT === '.ts' && !tsx) return refuse('verify from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev');
+  const loader = tsx ? ['--import', pathToFileURL(tsx).href] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
   child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
+}
+
+/** Where a module is, or undefined when it is not installed. */
+function resolved(id) {
+  try {
+    return require.resolve(id);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
