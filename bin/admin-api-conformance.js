@@ -21,7 +21,7 @@ const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
 const STOP_GRACE_MS = 5_000;
 
 /** Exit codes; the README documents them and CI scripts rely on them. */
-const EXIT = { pass: 0, violation: 1, configuration: 2, noVerdict: 3, SIGINT: 130, SIGTERM: 143 };
+const EXIT = { pass: 0, violation: 1, configuration: 2, noVerdict: 3, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 const version = () => JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 
@@ -47,7 +47,7 @@ Exit codes:
   1    at least one MUST clause violated (this wins over errors)
   2    configuration error: nothing was sent
   3    no verdict: the target could not be reached or evaluated, a clause errored, or the run was partial
-  130  stopped by SIGINT, 143 stopped by SIGTERM (the report says interrupted)
+  129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM (the report says interrupted)
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
 summary.md, badge.svg, junit.xml.
@@ -99,6 +99,8 @@ function runPlaywright(args, { merge = false } = {}) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed terminal: without this the command would end and leave Playwright running on its own.
+  process.on('SIGHUP', stop);
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
     if (stoppedBy) process.stderr.write(errors);

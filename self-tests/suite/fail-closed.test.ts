@@ -62,23 +62,28 @@ const signalWhen =
     child.on('close', () => clearInterval(poll));
   };
 
-test('SIGTERM stops a run within seconds, exit code 143, with the report marked interrupted and no process left', async () => {
-  await withServer(neverAnswers(), async (target) => {
-    const run = await runSuite(
-      referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }),
-      [],
-      undefined,
-      signalWhen('SIGTERM', () => target.seen.length > 0),
-    );
-    expect(run.exitCode, run.stdout + run.stderr).toBe(143);
-    expect(run.report).toMatchObject({ verdict: 'error', completed: false });
-    expect(run.report?.errors.join('\n')).toContain('interrupted');
-    expect(run.durationMs).toBeLessThan(20_000);
-    expect(existsSync(path.join(run.reportDir, LOCK_FILE))).toBe(false);
-    // The command, Playwright and its workers shared one process group: nothing of it is left.
-    expect(() => process.kill(-run.pid, 0)).toThrow();
+// SIGHUP comes from a closed terminal or an SSH session that dropped: the command alone gets it.
+for (const [signal, exitCode] of [
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const)
+  test(`${signal} stops a run within seconds, exit code ${exitCode}, with the report marked interrupted and no process left`, async () => {
+    await withServer(neverAnswers(), async (target) => {
+      const run = await runSuite(
+        referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }),
+        [],
+        undefined,
+        signalWhen(signal, () => target.seen.length > 0),
+      );
+      expect(run.exitCode, run.stdout + run.stderr).toBe(exitCode);
+      expect(run.report).toMatchObject({ verdict: 'error', completed: false });
+      expect(run.report?.errors.join('\n')).toContain('interrupted');
+      expect(run.durationMs).toBeLessThan(20_000);
+      expect(existsSync(path.join(run.reportDir, LOCK_FILE))).toBe(false);
+      // The command, Playwright and its workers shared one process group: nothing of it is left.
+      expect(() => process.kill(-run.pid, 0)).toThrow();
+    });
   });
-});
 
 /** The command's own child, Playwright's runner, found by its parent process id in /proc (Linux). */
 function runnerOf(commandPid: number): number | undefined {
