@@ -295,6 +295,9 @@ export function forbiddenCredentials(both: string[], signup: string[], projects:
   });
 }
 
+// A folder named by spaces alone is a mistake (a quoted blank), not a place to clear and write reports in.
+const FOLDER_VARIABLES = ['CONFORMANCE_REPORT_DIR', 'CONFORMANCE_EVIDENCE_DIR'] as const;
+
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
 export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), targetFile?: string): TargetConfig {
   const { source, notices } = mergeSources(env, cwd, targetFile);
@@ -305,6 +308,9 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   if (product && 'error' in product) throw new ConfigError(product.error);
   if (!embedded) checkRedactable(target);
   checkDistinctSecrets(source);
+  for (const variable of FOLDER_VARIABLES)
+    if (source[variable] !== undefined && source[variable].trim() === '')
+      throw new ConfigError(`${variable} holds only spaces: give a folder, or unset it for the default`);
   const reportDir = path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
   const evidenceDir = source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined;
   if (evidenceDir && overlap(evidenceDir, reportDir))

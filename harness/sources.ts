@@ -106,7 +106,9 @@ export function reportDirOf(env: Source, cwd: string): string | undefined {
   try {
     const dotenvFile = path.join(cwd, '.env');
     const dotenv = readDotenv(dotenvFile);
-    return path.resolve(cwd, env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report');
+    const named = env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report';
+    // Spaces alone name no folder (the configuration refuses them): none is taken.
+    return named.trim() === '' ? undefined : path.resolve(cwd, named);
   } catch {
     return undefined;
   }

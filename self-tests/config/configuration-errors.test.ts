@@ -156,6 +156,16 @@ const MISTAKES: Mistake[] = [
     line: 'CONFORMANCE_REPLAY is set but empty: give the evidence bundle to replay, or unset it',
   },
   {
+    title: 'a report folder named by spaces alone',
+    env: () => ({ CONFORMANCE_REPORT_DIR: '   ' }),
+    line: 'CONFORMANCE_REPORT_DIR holds only spaces: give a folder, or unset it for the default',
+  },
+  {
+    title: 'an evidence folder named by a tab',
+    env: () => ({ CONFORMANCE_EVIDENCE_DIR: '\t' }),
+    line: 'CONFORMANCE_EVIDENCE_DIR holds only spaces: give a folder, or unset it for the default',
+  },
+  {
     title: 'variables spelt in lower case',
     run: true,
     env: (url) => ({ conformance_base_url: url, conformance_admin_token: 'reference-admin-token-0f3c9a' }),

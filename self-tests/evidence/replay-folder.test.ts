@@ -98,3 +98,7 @@ test("a replay whose evidence folder is the bundle's folder, which the replay's 
   );
   expect(loadTargets({ ...env, CONFORMANCE_EVIDENCE_DIR: scratch() }, os.tmpdir()).targets[0].replay?.file).toBe(folder);
 });
+
+test('a report folder named by spaces alone is no folder to take on a configuration error', () => {
+  expect(folderToTakeOnConfigError({ CONFORMANCE_REPORT_DIR: '   ' }, os.tmpdir())).toBeUndefined();
+});
