@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -10,16 +10,20 @@ import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 test('verify from a clone without its development dependencies says in one line that tsx is missing, exit code 2', async () => {
   const clone = mkdtempSync(path.join(os.tmpdir(), 'conformance-clone-'));
-  for (const entry of ['bin', 'package.json', 'playwright.config.ts', 'reporters', 'harness', 'checks', 'contracts']) {
-    cpSync(path.join(PROJECT_ROOT, entry), path.join(clone, entry), { recursive: true });
+  try {
+    for (const entry of ['bin', 'package.json', 'playwright.config.ts', 'reporters', 'harness', 'checks', 'contracts']) {
+      cpSync(path.join(PROJECT_ROOT, entry), path.join(clone, entry), { recursive: true });
+    }
+    mkdirSync(path.join(clone, 'node_modules'));
+    for (const name of readdirSync(path.join(PROJECT_ROOT, 'node_modules')).filter((n) => n !== 'tsx' && n !== '.bin')) {
+      symlinkSync(path.join(PROJECT_ROOT, 'node_modules', name), path.join(clone, 'node_modules', name));
+    }
+    const result = await run(process.execPath, [path.join(clone, 'bin', 'admin-api-conformance.js'), 'verify', 'evidence.tar.gz'], os.tmpdir());
+    expect(result.exitCode, result.output).toBe(2);
+    expect(result.output.trim().split('\n'), result.output).toEqual([
+      'admin-api-conformance: verify from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev',
+    ]);
+  } finally {
+    rmSync(clone, { recursive: true, force: true });
   }
-  mkdirSync(path.join(clone, 'node_modules'));
-  for (const name of readdirSync(path.join(PROJECT_ROOT, 'node_modules')).filter((n) => n !== 'tsx' && n !== '.bin')) {
-    symlinkSync(path.join(PROJECT_ROOT, 'node_modules', name), path.join(clone, 'node_modules', name));
-  }
-  const result = await run(process.execPath, [path.join(clone, 'bin', 'admin-api-conformance.js'), 'verify', 'evidence.tar.gz'], os.tmpdir());
-  expect(result.exitCode, result.output).toBe(2);
-  expect(result.output.trim().split('\n'), result.output).toEqual([
-    'admin-api-conformance: verify from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev',
-  ]);
 });
