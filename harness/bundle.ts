@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from './checked.ts';
 import type { SpecDocument } from './document.ts';
 import type { Product } from './product.ts';
+import { makeFolder } from './folders.ts';
 
 // tar is loaded when a bundle is first written, not with the configuration of a run.
 const tar = () => require('tar') as typeof import('tar');
@@ -57,7 +58,7 @@ export function manifestFile(digests: Record<string, string>, about: Omit<Manife
 
 function writeFolder(dir: string, files: BundleFiles): void {
   for (const [name, bytes] of files) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    makeFolder(path.dirname(path.join(dir, name)));
     writeFileSync(path.join(dir, name), bytes);
   }
 }
@@ -65,7 +66,7 @@ function writeFolder(dir: string, files: BundleFiles): void {
 /** Writes the bundle as a folder: what an earlier bundle left there is removed first, and nothing else. */
 export function writeBundleFolder(dir: string, files: BundleFiles): void {
   for (const name of [MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   writeFolder(dir, files);
 }
 

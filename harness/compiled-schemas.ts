@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Ajv, ValidateFunction } from 'ajv';
+import { makeFolder } from './folders.ts';
 
 // Ajv turns each schema into JavaScript: tens of milliseconds a schema, and as much again to load Ajv, at
 // the start of every run and of every self-test run. The JavaScript of each compiled schema is kept (Ajv's
@@ -90,7 +91,7 @@ function sweepAbandoned(dir: string, now = Date.now()): void {
 export function store(file: string, text: string): void {
   const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     writeFileSync(partial, text);
     renameSync(partial, file);
     sweepAbandoned(path.dirname(file));

@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, STAGING } from './bundle.ts';
 import type { BundleRecording } from './bundle-recording.ts';
 import { writeExchanges } from './exchanges-writer.ts';
+import { makeFolder } from './folders.ts';
 
 // A run's evidence is put together while the run goes on: global setup hands over the redacted recording,
 // a thread writes it while the runner judges, the archive is compressed while a worker replays the
@@ -22,7 +23,7 @@ const pending = new Map<string, Promise<StagedEvidence>>();
 async function stage(reportDir: string, bundle: BundleRecording, archive: boolean): Promise<StagedEvidence> {
   const staging = path.join(reportDir, STAGING);
   rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  makeFolder(staging);
   const digest = await writeExchanges(path.join(staging, EXCHANGES), bundle);
   return { staging, digest, archive: archive ? new ArchiveWriter(staging, path.join(reportDir, BUNDLE_ARCHIVE)).add([EXCHANGES]) : undefined };
 }

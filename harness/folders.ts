@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // Folders the configuration names are compared as places, not as spellings: a run clears its report
@@ -24,4 +24,25 @@ export const within = (inner: string, outer: string) => inner === outer || inner
 export function overlap(a: string, b: string): boolean {
   const [x, y] = [realPath(a), realPath(b)];
   return within(x, y) || within(y, x);
+}
+
+/**
+ * Makes a folder and its missing parents, one at a time. Node's own recursive mkdir loops for ever where
+ * making a folder fails with ENOENT although its parent is there (below /proc, or a link into it): here
+ * that is an error, thrown at once.
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); !existsSync(at); at = path.dirname(at)) {
+    missing.push(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      // Made in the meantime, by another run taking the same path: what was wanted is there.
+      if (!((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder).isDirectory())) throw error;
+    }
+  }
 }

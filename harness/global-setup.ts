@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
@@ -18,6 +18,7 @@ import { loadCatalogue } from './catalogue.ts';
 import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
 import { VERDICTS_VARIABLE, saveVerdicts } from './verdicts-file.ts';
 import { REQUEST_LOG, type RequestLog } from './request-log.ts';
+import { makeFolder } from './folders.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: TargetVerdicts['facts'], secrets: Secrets): void {
   const requests = recording.exchanges.map((e) => ({
@@ -30,7 +31,7 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
     failure: e.failure,
   }));
   const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
-  mkdirSync(config.reportDir, { recursive: true });
+  makeFolder(config.reportDir);
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 

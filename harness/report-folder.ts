@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
+import { makeFolder } from './folders.ts';
 
 /** The lock of a report folder: the process id of the run that holds it. */
 export const LOCK_FILE = '.conformance-run.lock';
@@ -75,7 +76,7 @@ export function takeReportFolder(dir: string): void {
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
   } catch (error) {
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

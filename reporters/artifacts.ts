@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderBadge } from './badge.ts';
 import type { ConformanceReport } from './conformance-result.ts';
@@ -6,9 +6,10 @@ import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from './matrix-render.ts';
+import { makeFolder } from '../harness/folders.ts';
 
 function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   for (const [name, content] of files) writeFileSync(path.join(dir, name), content);
   const markdown = files.find(([name]) => name === 'summary.md');
   if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
