@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harness/run-shape.ts';
+import { REFUSAL_VARIABLE, SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harness/run-shape.ts';
 
 // This file is read by the runner and again by every worker; only the runner reads the configuration and
 // takes the report folder. A worker, started again after every failing clause, takes what the runner left it.
@@ -16,6 +16,9 @@ function readRun(): RunShape {
   const { folderToTakeOnConfigError } = require('./harness/replay-folder') as typeof import('./harness/replay-folder');
   const { loadTargets } = require('./harness/targets') as typeof import('./harness/targets');
   const runStart = IS_RUNNER ? (require('./reporters/run-start') as typeof import('./reporters/run-start')) : undefined;
+  // The command refused the run before this file was read (an option Playwright refused, its UI mode).
+  const refusal = process.env[REFUSAL_VARIABLE];
+  if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), folderToTakeOnConfigError(process.env, process.cwd()));
   try {
     const run = loadTargets();
     runStart?.startRun(run);

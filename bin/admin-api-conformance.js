@@ -3,7 +3,7 @@
 // The suite's command: runs the Playwright suite (or merges shards' blob reports) and exits by the
 // verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -17,6 +17,7 @@ const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT
 const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
 const REPORTER = path.join(SUITE, 'reporters', `conformance-reporter${EXT}`);
 const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
+const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -163,8 +164,8 @@ function exitCodeOf(code, signal, outcomeFile, errors, merge) {
   // The reporter starts before global setup: a run that ended before it sent nothing. Playwright refused
   // its command line (an unknown option, --workers=0, --shard=3/2, a --project or --reporter it cannot find).
   if (refused?.message !== undefined && outcome === undefined) {
-    process.stderr.write(`${refused.before}conformance: configuration error: Playwright refused to start: ${refused.message}\n`);
-    return EXIT.configuration;
+    process.stderr.write(refused.before);
+    return refuseRun(`Playwright refused to start: ${refused.message}`);
   }
   // A merge whose reporter started and never ended could not read a blob report.
   if (refused?.message !== undefined && merge) {
@@ -231,7 +232,7 @@ function main(argv) {
   if (command === 'verify') return runVerify([...rest, ...passed]);
   // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
   const ui = [...rest, ...passed].find((arg) => UI_MODE.some((option) => arg === option || arg.startsWith(`${option}=`)));
-  if (ui) return refuse(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
+  if (ui) return refuseRun(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
   return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
 }
 
@@ -274,6 +275,22 @@ function runMerge(folder, passed) {
 }
 
 /** A mistake on the command line: one line, exit code 2. */
+/**
+ * A run refused before the suite read its configuration. The suite's configuration is still read, told of
+ * the refusal, and takes the report folder as for its own errors, so that no earlier verdict stands there
+ * (a report published after a failed step would show it); it prints the line. Exit code 2 either way.
+ */
+function refuseRun(message) {
+  const marked = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG], {
+    env: { ...process.env, [REFUSAL_VARIABLE]: message },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: STOP_GRACE_MS * 6,
+  });
+  if (marked.status === EXIT.configuration) process.stderr.write(marked.stderr);
+  else process.stderr.write(`conformance: configuration error: ${message}\n`);
+  process.exit(EXIT.configuration);
+}
+
 function refuse(message) {
   process.stderr.write(`admin-api-conformance: ${message}\n`);
   process.exit(EXIT.configuration);

@@ -15,6 +15,9 @@ export interface RunShape {
 
 export const SHAPE_VARIABLE = 'ADMIN_API_CONFORMANCE_SHAPE';
 
+/** A run the command refused before Playwright read this suite's configuration: the line that says why. */
+export const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
+
 export function shapeOf(run: RunTargets): RunShape {
   return { reportDir: run.reportDir, projects: run.multi ? run.targets.map((t) => t.name) : undefined, runTimeoutMs: run.targets[0].runTimeoutMs };
 }

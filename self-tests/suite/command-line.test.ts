@@ -66,7 +66,25 @@ test("Playwright's UI mode is refused in one line, exit code 2, rather than a ru
     const run = await runCommand(['--', option], 20_000);
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${option.split('=')[0]} starts Playwright's UI mode`)]);
-    expect(run.report).toBeUndefined();
+  }
+});
+
+// A report published after a failed step (a badge, an artifact) must not show an earlier run's verdict.
+test('a run refused before the suite read its configuration leaves no earlier verdict in the report folder', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
+  try {
+    for (const [option, line] of [
+      ['--bogus-option', "Playwright refused to start: unknown option '--bogus-option'"],
+      ['--ui', "--ui starts Playwright's UI mode"],
+    ]) {
+      writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
+      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, [option], 30_000);
+      expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+      expect(run.report?.verdict).toBe('error');
+      expect(run.report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
