@@ -230,6 +230,8 @@ function main(argv) {
   const rest = at < 0 ? ours : [...ours.slice(0, at), ...ours.slice(at + 1)];
   if (command === 'merge') return runMerge(ours[at + 1], passed);
   if (command === 'verify') return runVerify([...rest, ...passed]);
+  // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
+  if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
   const ui = [...rest, ...passed].find((arg) => UI_MODE.some((option) => arg === option || arg.startsWith(`${option}=`)));
   if (ui) return refuseRun(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
@@ -275,6 +277,12 @@ function runMerge(folder, passed) {
 }
 
 /** A mistake on the command line: one line, exit code 2. */
+/** The options of Playwright's test command, as Playwright lists them. */
+function playwrightHelp() {
+  const help = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--help'], { stdio: 'inherit' });
+  process.exit(help.status ?? EXIT.noVerdict);
+}
+
 /**
  * A run refused before the suite read its configuration. The suite's configuration is still read, told of
  * the refusal, and takes the report folder as for its own errors, so that no earlier verdict stands there

@@ -69,6 +69,14 @@ test("Playwright's UI mode is refused in one line, exit code 2, rather than a ru
   }
 });
 
+test("Playwright's help after -- is shown as Playwright gives it, exit code 0, and is no run", async () => {
+  const run = await runCommand(['--', '--help']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain('Usage: npx playwright test [options]');
+  expect(run.stderr).toBe('');
+  expect(run.report).toBeUndefined();
+});
+
 // A report published after a failed step (a badge, an artifact) must not show an earlier run's verdict.
 test('a run refused before the suite read its configuration leaves no earlier verdict in the report folder', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
