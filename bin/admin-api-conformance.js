@@ -75,8 +75,14 @@ function runPlaywright(args, { merge = false } = {}) {
   const dir = outcomeFolder();
   const outcome = path.join(dir, 'outcome.json');
   // Playwright's HTML reporter, asked for with --reporter=html, serves its report in a terminal until Ctrl+C
-  // once a test failed: the command would never end with its verdict. The report is still written.
-  const env = { ...process.env, [OUTCOME_VARIABLE]: outcome, PLAYWRIGHT_HTML_OPEN: 'never' };
+  // once a test failed: the command would never end with its verdict. The report is still written, where
+  // the user stands as in a project of their own, not beside the suite (in node_modules, when installed).
+  const env = {
+    ...process.env,
+    [OUTCOME_VARIABLE]: outcome,
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_HTML_OUTPUT_DIR: process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || path.resolve('playwright-report'),
+  };
   const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
   /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
   let held = [];

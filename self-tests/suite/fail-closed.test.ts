@@ -120,11 +120,12 @@ test('a runner killed from outside is no verdict, exit code 3, with a line that 
 // In a terminal, Playwright's HTML reporter serves its report until Ctrl+C once a test failed (script(1) gives
 // the run a terminal). Playwright never serves it where the environment names an automated caller
 // (CLAUDECODE, COPILOT_CLI), so those names are taken out: with them the test could not fail.
-test('a run in a terminal with -- --reporter=html ends with its verdict, exit code 1, rather than serving the report', async () => {
+test('a run in a terminal with -- --reporter=html ends with its verdict, exit code 1, its HTML report written where the user stands, not served', async () => {
   test.skip(spawnSync('script', ['--version']).error !== undefined, 'needs script(1), of util-linux, for a terminal');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-html-terminal-'));
   try {
-    const env = commandEnv({ ...expiredEnabledEnv(), CONFORMANCE_REPORT_DIR: path.join(dir, 'report'), PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'html') });
+    const env = commandEnv({ ...expiredEnabledEnv(), CONFORMANCE_REPORT_DIR: path.join(dir, 'report') });
+    delete env.PLAYWRIGHT_HTML_OUTPUT_DIR;
     for (const agent of ['CLAUDECODE', 'COPILOT_CLI']) delete env[agent];
     const line = [process.execPath, COMMAND, '--', '--reporter=html'].map((word) => `'${word}'`).join(' ');
     const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -135,7 +136,8 @@ test('a run in a terminal with -- --reporter=html ends with its verdict, exit co
     clearTimeout(timer);
     expect(output).not.toContain('Serving HTML report');
     expect(exitCode, output).toBe(1);
-    expect(existsSync(path.join(dir, 'html', 'index.html'))).toBe(true);
+    // Written where the user stands, as in a project of their own.
+    expect(existsSync(path.join(dir, 'playwright-report', 'index.html'))).toBe(true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
