@@ -28,10 +28,12 @@ function spellings(secret: string): string[] {
  * The secret as the decoded views show it, besides as it is: with a space as "+" (a form's spelling, whose
  * other escapes the views decode), and, for a secret that holds what a reader decodes ("~1", "%41"), as
  * each layer decodes it. A target that escapes another of its characters leaves those in the text, and the
- * view that decodes that escape decodes them too.
+ * view that decodes that escape decodes them too. Its bytes in hex as well, which the search finds in
+ * either case, as it finds every one of these.
  */
 function plainNeedles(secret: string): Needle[] {
-  const texts = [secret, secret.replace(/ /g, '+'), ...decodedViews(secret).map((view) => view.text)];
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  const texts = [secret, secret.replace(/ /g, '+'), hex, ...decodedViews(secret).map((view) => view.text)];
   return texts.map((text) => ({ text, base64: false, before: 0, after: 0 }));
 }
 

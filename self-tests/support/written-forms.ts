@@ -44,7 +44,7 @@ export const base64Around = (before: string, text: string, after: string, url = 
 /** `text` in lines of `width` characters joined by `eol`, as MIME (76, CRLF) and PEM (64, LF) wrap base64. */
 export const wrapped = (text: string, width: number, eol: string) => (text.match(new RegExp(`[^]{1,${width}}`, 'g')) ?? []).join(eol);
 
-/** Every spelling searched for: raw, in either letter case, JSON-escaped, percent-encoded, form-encoded, partly escaped, HTML references, base64 and base64url at three alignments, and the start of it alone. */
+/** Every spelling searched for: raw, in either letter case, JSON-escaped, percent-encoded, form-encoded, partly escaped, HTML references, its bytes in hex, base64 and base64url at three alignments, and the start of it alone. */
 export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
   const forms: WrittenForm[] = [
     { form: 'raw', text: secret },
@@ -67,6 +67,8 @@ export function writtenForms(secret: string, prefixChars = 8): WrittenForm[] {
     { form: 'its last character as \\uXXXX', text: secret.slice(0, -1) + unicodeEscaped(secret.slice(-1)) },
     { form: 'HTML decimal references', text: [...secret].map((c) => `&#${c.codePointAt(0)};`).join('') },
     { form: 'HTML hex references', text: [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('') },
+    { form: 'its bytes in hex', text: Buffer.from(secret, 'utf8').toString('hex') },
+    { form: 'its bytes in hex, upper case', text: Buffer.from(secret, 'utf8').toString('hex').toUpperCase() },
     { form: `its first ${prefixChars} characters`, text: secret.slice(0, prefixChars), part: true },
     { form: `its first ${prefixChars} characters, percent-encoded`, text: encodeURIComponent(secret.slice(0, prefixChars)), part: true },
     { form: `its first ${prefixChars} characters, in upper case`, text: secret.slice(0, prefixChars).toUpperCase(), part: true },
