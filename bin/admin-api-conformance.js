@@ -282,7 +282,6 @@ function runMerge(folder, passed) {
   return runPlaywright(['merge-reports', '--reporter', REPORTER, ...withOurReporter(passed), dir], { merge: true });
 }
 
-/** A mistake on the command line: one line, exit code 2. */
 /** The options of Playwright's test command, as Playwright lists them. */
 function playwrightHelp() {
   const help = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--help'], { stdio: 'inherit' });
@@ -305,6 +304,7 @@ function refuseRun(message) {
   process.exit(EXIT.configuration);
 }
 
+/** A mistake on the command line: one line, exit code 2. */
 function refuse(message) {
   process.stderr.write(`admin-api-conformance: ${message}\n`);
   process.exit(EXIT.configuration);
