@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { makeFolder } from './folders.ts';
@@ -45,16 +45,31 @@ function startOf(pid: number): string | undefined {
   }
 }
 
+const isLink = (file: string) => {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
 /** A lock's content: the holder's process id, then its start time where the system tells it. */
 const lockOf = (pid: number) => `${[pid, startOf(pid)].filter((v) => v !== undefined).join(' ')}\n`;
 
+/** The most a lock of this suite's holds; a larger file is not one, and is taken over unread. */
+const LOCK_MAX_BYTES = 256;
+
 function readLock(lock: string): { pid: number; start?: string } {
+  // Only a small regular file is read: a FIFO would never end, and a link would have the lock written elsewhere.
+  const stat = lstatSync(lock);
+  if (!stat.isFile()) throw new ConfigError(`${lock} is not a file, so no run can hold the folder: remove it, or give another CONFORMANCE_REPORT_DIR`);
+  if (stat.size > LOCK_MAX_BYTES) return { pid: Number.NaN };
   const [pid, start] = readFileSync(lock, 'utf8').trim().split(/\s+/);
   return { pid: Number(pid), start };
 }
 
 function holderOf(lock: string): number | undefined {
-  if (!existsSync(lock)) return undefined;
+  if (!existsSync(lock) && !isLink(lock)) return undefined;
   const { pid, start } = readLock(lock);
   if (!(Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))) return undefined;
   // A process id is given again once its process is gone (often soon, in a container): a live process that

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LOCK_FILE, releaseReportFolder, takeReportFolder } from '../../harness/report-folder.ts';
+import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // A report folder belongs to one run at a time: its lock names the holder's process, and its start time,
 // so that a process that was given a dead run's id later is not taken for that run.
@@ -65,4 +66,25 @@ test('a lock whose process is gone is taken over, and what that run left is remo
       resolve();
     }),
   );
+});
+
+// A lock is a small file this suite wrote. Anything else in its place is named, never read or written
+// through: a FIFO would be waited on for ever, a link would have the lock written where it points.
+test('a lock that is a folder, or a link, is refused in one line naming it; the file a link points to is left as it was', () => {
+  mkdirSync(lock());
+  expect(() => takeReportFolder(dir)).toThrow(`${lock()} is not a file, so no run can hold the folder`);
+  rmSync(lock(), { recursive: true });
+  const elsewhere = path.join(dir, 'elsewhere.txt');
+  writeFileSync(elsewhere, 'kept\n');
+  symlinkSync(elsewhere, lock());
+  expect(() => takeReportFolder(dir)).toThrow(`${lock()} is not a file, so no run can hold the folder`);
+  expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
+});
+
+test('a lock that is a FIFO is refused at once, not waited on', () => {
+  execFileSync('mkfifo', [lock()]);
+  const script = `try { require('./harness/report-folder.ts').takeReportFolder(${JSON.stringify(dir)}) } catch (e) { console.error(e.message); process.exit(2) }`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT_ROOT, timeout: 10_000, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(2);
+  expect(run.stderr).toContain(`${lock()} is not a file`);
 });
