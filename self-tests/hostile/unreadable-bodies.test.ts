@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  byteOrderMark,
   deeplyNestedErrorObject,
   deeplyNestedJson,
   htmlLoginPage,
@@ -66,6 +67,18 @@ test('a body that is not valid UTF-8 fails the JSON clause and errors the clause
       'auth.projects.missing-header': 'passed',
     });
     for (const id of ['projects.response.json', 'projects.list.required']) expect(reasonOf(judged, id)).toContain('the body is not valid UTF-8');
+  });
+});
+
+test('a body led by a byte order mark fails the JSON clause and errors the clauses that needed it, as the judge reads such a text', async () => {
+  await withServer(byteOrderMark(), async (server) => {
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses).toMatchObject({
+      'projects.response.json': 'failed',
+      'projects.list.required': 'errored',
+      'auth.projects.missing-header': 'passed',
+    });
+    for (const id of ['projects.response.json', 'projects.list.required']) expect(reasonOf(judged, id)).toContain('unexpected byte order mark');
   });
 });
 

@@ -215,6 +215,15 @@ export function invalidUtf8(): Promise<LoopbackServer> {
   return serveHttp((req, res) => (isAdminProjectsRequest(req) ? writeAnswer(res, 200, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
 }
 
+/** Faithful answers to the admin's projects requests, their bodies led by a UTF-8 byte order mark, which RFC 8259 (8.1) forbids in JSON sent over a network. */
+export function byteOrderMark(): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    if (!isAdminProjectsRequest(req)) return writeFaithful(req, res);
+    const answer = faithfulAnswer(req);
+    writeAnswer(res, answer.status, answer.headers, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bodyBytes(answer)]));
+  });
+}
+
 /** Answers every request 302 to the same path on `otherOrigin`. */
 export function redirectingTo(otherOrigin: string): Promise<LoopbackServer> {
   return serveHttp((req, res) => writeAnswer(res, 302, { location: `${otherOrigin}${req.url ?? '/'}` }, Buffer.alloc(0)));
