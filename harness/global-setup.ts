@@ -10,7 +10,7 @@ import { stageEvidence } from './evidence-stage.ts';
 import { judge } from './judge.ts';
 import { preflightProblem, runStopped } from './preflight.ts';
 import { record, type Recording } from './recording.ts';
-import { shown } from './evidence.ts';
+import { cut, shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
@@ -50,8 +50,15 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
   // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
   stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
   const problem = preflightProblem(config, recording);
-  return { verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts), problem: problem && shown(problem, secrets) };
+  // The line that stops the run quotes what the target wrote (a coding's name of up to 16 KiB): redacted, then cut.
+  return {
+    verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts),
+    problem: problem && cut(problem, secrets, STOPPED_LINE_CHARS),
+  };
 }
+
+/** The most characters of the line that stops the run. */
+const STOPPED_LINE_CHARS = 1000;
 
 async function recordLive(config: TargetConfig, secrets: Secrets): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
   const { recording, rounds } = await record(config);

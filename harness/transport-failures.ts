@@ -3,9 +3,13 @@ import { maxHeaderSize } from 'node:http';
 // Every way a request can fail to bring back a complete answer, in words: what happened, and the fix
 // where there is one. Nothing else in the suite words a transport failure.
 
-/** Text the target chose (a coding's name, a certificate's names), quoted and cut, so that it cannot pass for the suite's own words. */
+/**
+ * Text the target chose (a coding's name, a certificate's names), quoted, so that it cannot pass for the
+ * suite's own words. Never cut here: a cut made before redaction would leave a part of a secret the target
+ * echoed inside the words; whoever shows them redacts first, then cuts (harness/evidence.ts).
+ */
 function quoted(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  return JSON.stringify(text);
 }
 
 export function bodyOverCap(maxBytes: number): string {

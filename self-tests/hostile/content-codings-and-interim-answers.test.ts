@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestLog } from '../../harness/request-log.ts';
-import { expectRun, reasonOf, runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { expectRun, faithfulAnswer, reasonOf, runAgainst, RUN_BOUND_MS, serveHttp, withServer, writeAnswer } from '../support/hostile-servers.ts';
 import { judgeAgainst } from '../support/judge-against.ts';
 import { brokenContentCodings, interimAnswersFirst } from '../support/transport-servers.ts';
 
@@ -57,5 +58,20 @@ test('100 Continue, 102 Processing and 103 Early Hints before every answer leave
     const unmet = Object.entries(judged.statuses).filter(([, status]) => status === 'failed' || status === 'errored');
     expect(unmet).toEqual([]);
     expect(server.seen.length).toBeGreaterThan(10);
+  });
+});
+
+test('a content coding that quotes the token past the words the suite quotes of it is named with the token replaced, no part of it left', async () => {
+  // The coding's name puts the token where quoting a name of 80 characters would cut it.
+  const server = serveHttp((req, res) => {
+    const answer = faithfulAnswer(req);
+    const headers: Record<string, string> = { ...answer.headers };
+    if (req.url === '/api/admin/projects') headers['content-encoding'] = `${'y'.repeat(60)}${req.headers.authorization}`;
+    writeAnswer(res, answer.status, headers, Buffer.from(JSON.stringify(answer.body)));
+  });
+  await withServer(server, async ({ url }) => {
+    const reason = reasonOf(await judgeAgainst(url), 'projects.response.json');
+    expect(reason).toContain(`the body is labelled Content-Encoding: "${'y'.repeat(60)}$TOKEN", a coding the suite cannot decode`);
+    expect(reason).not.toContain(REFERENCE_FIXTURES.adminToken.slice(0, 8));
   });
 });
