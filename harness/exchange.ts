@@ -32,6 +32,12 @@ export interface Exchange {
   failure?: string;
 }
 
+/**
+ * Whether Content-Type names application/json. A header given twice arrives joined by a comma (RFC 9110,
+ * 5.3), which no single media type holds outside a quoted parameter value: the answer is JSON only when
+ * every one it names is, not when the first is and another is text/html.
+ */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+  const unquoted = (contentType ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return unquoted.split(',').every((mediaType) => mediaType.split(';')[0].trim().toLowerCase() === 'application/json');
 }

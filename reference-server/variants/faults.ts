@@ -51,6 +51,12 @@ const SIGNUP_TOKEN_FAULTS: Fault[] = [
     transform: rewrite({ operation: 'signup-token', status: 200 }, withContentType('text/html; charset=utf-8')),
   },
   {
+    name: 'token-content-type-twice',
+    description: '200 answers to token requests give Content-Type twice, application/json and text/html',
+    breaks: ['signup-token.response.json'],
+    transform: rewrite({ operation: 'signup-token', status: 200 }, withContentType('application/json; charset=utf-8, text/html')),
+  },
+  {
     name: 'token-of-another-secret',
     description: 'a token request is answered with the token of another secret',
     breaks: ['signup-token.response.same-secret'],

@@ -154,6 +154,11 @@ export const VALID_VARIANTS: ValidVariant[] = [
     transform: rewrite({}, withContentType('Application/JSON;charset=UTF-8')),
   },
   {
+    name: 'content-type-given-twice-alike',
+    description: 'every JSON answer gives Content-Type twice, both application/json (a proxy that adds its own)',
+    transform: rewrite({}, withContentType('application/json; charset=utf-8, application/json')),
+  },
+  {
     name: 'tokens-disabled-before-expiry',
     description: 'every signup token is disabled, the live ones too',
     transform: mutateToken((t) => (t.enabled = false)),
