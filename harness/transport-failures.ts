@@ -174,6 +174,9 @@ function exchangeWords(err: TransportError, code: string, host: string, context:
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `the connection ended before the body reached its Content-Length (${code})`;
   if (code.startsWith('HPE_') || code === 'HTTPParserError')
     return `${host} answered with something that is not HTTP/1.1 (${quoted(err.message ?? '')}; ${code})`;
+  // undici asserts a status of at least 100 rather than refusing one below it (a status line such as "HTTP/1.1 099 OK").
+  if (code === 'ERR_ASSERTION' && /statusCode/.test(err.message ?? ''))
+    return `${host} answered with a status below 100, which HTTP/1.1 does not have (${code})`;
   if (code === 'ECONNRESET')
     return context.status === undefined ? `${host} reset the connection before answering (${code})` : `the target reset the connection (${code})`;
   if (err.message !== 'other side closed') return undefined;

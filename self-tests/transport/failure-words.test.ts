@@ -121,6 +121,11 @@ const CASES: Case[] = [
     words: "the answer's headers are larger than 16384 bytes, the most the suite reads (UND_ERR_HEADERS_OVERFLOW)",
   },
   {
+    description: 'a status below 100',
+    meet: () => one(serveRaw((socket) => socket.end('HTTP/1.1 099 Odd\r\ncontent-length: 0\r\n\r\n'))),
+    words: '$HOST answered with a status below 100, which HTTP/1.1 does not have (ERR_ASSERTION)',
+  },
+  {
     description: 'a port that speaks another protocol',
     meet: () => one(speakingSsh()),
     words:
