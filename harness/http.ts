@@ -4,7 +4,7 @@ import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import type { DecodedBodies } from './decoded-bodies.ts';
 import { undici, type Network } from './network.ts';
 import { nextTry } from './rate-limit.ts';
-import { deadlinePassed, describeTransportError, type FailureContext } from './transport-failures.ts';
+import { deadlinePassed, describeTransportError, unaskedTransferCoding, type FailureContext } from './transport-failures.ts';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -52,6 +52,14 @@ async function fetchAnswer(url: string, headers: Record<string, string>, options
   answer.location = headerValue(response.headers, 'location');
   answer.versionHeaders = versionHeaders(response.headers);
   answer.retryAfter = headerValue(response.headers, 'retry-after');
+  // RFC 9110, 10.1.4: a server applies no transfer coding but chunked unless the request's TE asks for it.
+  // undici hands such a body on still coded, which the judge would take for the answer itself.
+  const transfer = headerValue(response.headers, 'transfer-encoding');
+  if (transfer !== undefined && !transfer.split(',').every((c) => ['chunked', 'identity'].includes(c.trim().toLowerCase()))) {
+    response.body.destroy();
+    answer.failure = unaskedTransferCoding(transfer);
+    return;
+  }
   const read = await readBody(
     response.body,
     { contentLength: headerValue(response.headers, 'content-length'), contentEncoding: headerValue(response.headers, 'content-encoding') },

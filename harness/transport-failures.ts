@@ -24,6 +24,11 @@ export function undecodableBody(coding: string, detail: string): string {
   return `the body is labelled Content-Encoding: ${coding} but cannot be decoded as ${coding} (${detail})`;
 }
 
+/** A transfer coding other than chunked, which the suite never asks for (it sends no TE) and undici does not undo. */
+export function unaskedTransferCoding(codings: string): string {
+  return `the answer is sent with Transfer-Encoding: ${quoted(codings)}; the suite asks for no transfer coding but chunked (it sends no TE), and reads no other`;
+}
+
 export function unknownCoding(coding: string, accepted: string): string {
   return `the body is labelled Content-Encoding: ${quoted(coding)}, a coding the suite cannot decode (it asks for ${accepted})`;
 }

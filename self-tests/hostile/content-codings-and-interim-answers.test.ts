@@ -5,7 +5,7 @@ import type { RequestLog } from '../../harness/request-log.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { expectRun, faithfulAnswer, reasonOf, runAgainst, RUN_BOUND_MS, serveHttp, withServer, writeAnswer } from '../support/hostile-servers.ts';
 import { judgeAgainst } from '../support/judge-against.ts';
-import { brokenContentCodings, interimAnswersFirst } from '../support/transport-servers.ts';
+import { brokenContentCodings, interimAnswersFirst, unaskedTransferCoding } from '../support/transport-servers.ts';
 
 // Issue 12, transport: a deadline that holds. Broken content codings and a trickling body end each
 // request within CONFORMANCE_TIMEOUT_MS with its cause, never the run at its own timeout; interim
@@ -73,5 +73,18 @@ test('a content coding that quotes the token past the words the suite quotes of 
     const reason = reasonOf(await judgeAgainst(url), 'projects.response.json');
     expect(reason).toContain(`the body is labelled Content-Encoding: "${'y'.repeat(60)}$TOKEN", a coding the suite cannot decode`);
     expect(reason).not.toContain(REFERENCE_FIXTURES.adminToken.slice(0, 8));
+  });
+});
+
+// The suite sends no TE: a target that still applies a transfer coding other than chunked sent a body the
+// suite cannot read as it is, which is no answer to judge, rather than an answer that is not JSON.
+test('a transfer coding the suite did not ask for (Transfer-Encoding: gzip, chunked) errors the request, naming the coding, and fails no clause', async () => {
+  await withServer(unaskedTransferCoding(), async (server) => {
+    const judged = await judgeAgainst(server.url);
+    expect(judged.statuses['projects.response.json']).toBe('errored');
+    expect(judged.reasons['projects.response.json']).toContain(
+      'the answer is sent with Transfer-Encoding: "gzip, chunked"; the suite asks for no transfer coding but chunked (it sends no TE), and reads no other',
+    );
+    expect(Object.entries(judged.statuses).filter(([, status]) => status === 'failed')).toEqual([]);
   });
 });

@@ -61,6 +61,14 @@ export function interimAnswersFirst(): Promise<LoopbackServer> {
   });
 }
 
+/** Chunked, as HTTP/1.1 frames a body: one chunk, then the last. */
+const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.byteLength.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+
+/** Answers every request with its faithful answer gzipped as a transfer coding (Transfer-Encoding: gzip, chunked), which no TE asked for. */
+export function unaskedTransferCoding(): Promise<LoopbackServer> {
+  return serveRaw((socket, head) => void socket.end(faithfulWire(parseHead(head), { 'transfer-encoding': 'gzip, chunked' }, (b) => chunked(zlib.gzipSync(b)))));
+}
+
 const isAdmin = (request: RawRequest) => request.headers.authorization === REFERENCE_FIXTURES.adminToken;
 
 /**
