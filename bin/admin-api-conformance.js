@@ -238,6 +238,8 @@ function main(argv) {
   if (command === 'verify') return runVerify([...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
+  // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.
+  if ([...rest, ...passed].includes('--list')) return playwrightList([...rest, ...passed]);
   // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
   const ui = [...rest, ...passed].find((arg) => UI_MODE.some((option) => arg === option || arg.startsWith(`${option}=`)));
   if (ui) return refuseRun(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
@@ -286,6 +288,12 @@ function runMerge(folder, passed) {
 function playwrightHelp() {
   const help = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--help'], { stdio: 'inherit' });
   process.exit(help.status ?? EXIT.noVerdict);
+}
+
+/** Playwright's list of the tests these options select, in its list reporter's words; no report is written. */
+function playwrightList(args) {
+  const list = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, ...args, '--reporter=list'], { stdio: 'inherit' });
+  process.exit(list.status ?? EXIT.noVerdict);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -75,6 +75,20 @@ test("Playwright's help after -- is shown as Playwright gives it, exit code 0, a
   expect(run.stdout).toContain('Usage: npx playwright test [options]');
   expect(run.stderr).toBe('');
   expect(run.report).toBeUndefined();
+});
+
+test('-- --list lists the tests a filter selects, exit code 0, and leaves the report folder as it was', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-list-'));
+  try {
+    writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
+    const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, ['--list', '--grep', '@INFO'], 30_000);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('[projects.observe.version]');
+    expect(run.stdout).toContain('Total: 9 tests in 1 file');
+    expect(readFileSync(path.join(dir, 'conformance.json'), 'utf8')).toBe('{"verdict":"pass"}\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 // A report published after a failed step (a badge, an artifact) must not show an earlier run's verdict.
