@@ -290,9 +290,13 @@ function playwrightHelp() {
   process.exit(help.status ?? EXIT.noVerdict);
 }
 
-/** Playwright's list of the tests these options select, in its list reporter's words; no report is written. */
+/**
+ * Playwright's list of the tests these options select, in the words of the reporter asked for, the list
+ * reporter otherwise: never the suite's, which would write a report no run judged.
+ */
 function playwrightList(args) {
-  const list = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, ...args, '--reporter=list'], { stdio: 'inherit' });
+  const reporter = args.some((arg) => arg === '--reporter' || arg.startsWith('--reporter=')) ? [] : ['--reporter=list'];
+  const list = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, ...args, ...reporter], { stdio: 'inherit' });
   process.exit(list.status ?? EXIT.noVerdict);
 }
 
