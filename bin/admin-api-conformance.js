@@ -284,20 +284,27 @@ function runMerge(folder, passed) {
   return runPlaywright(['merge-reports', '--reporter', REPORTER, ...withOurReporter(passed), dir], { merge: true });
 }
 
-/** The options of Playwright's test command, as Playwright lists them. */
+/**
+ * The options of Playwright's test command, as Playwright lists them. No verdict, exit code 3: a gate whose
+ * command line asks for help by mistake must not go green without a run.
+ */
 function playwrightHelp() {
-  const help = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--help'], { stdio: 'inherit' });
-  process.exit(help.status ?? EXIT.noVerdict);
+  spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--help'], { stdio: 'inherit' });
+  process.stderr.write("conformance: no verdict: -- --help shows Playwright's options and runs nothing\n");
+  process.exit(EXIT.noVerdict);
 }
 
 /**
  * Playwright's list of the tests these options select, in the words of the reporter asked for, the list
- * reporter otherwise: never the suite's, which would write a report no run judged.
+ * reporter otherwise: never the suite's, which would write a report no run judged. No verdict, exit code 3
+ * (a configuration error, 2, as a run would have it): a listing judges nothing.
  */
 function playwrightList(args) {
   const reporter = args.some((arg) => arg === '--reporter' || arg.startsWith('--reporter=')) ? [] : ['--reporter=list'];
   const list = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, ...args, ...reporter], { stdio: 'inherit' });
-  process.exit(list.status ?? EXIT.noVerdict);
+  if (list.status === EXIT.configuration) process.exit(EXIT.configuration);
+  process.stderr.write('conformance: no verdict: --list lists the tests a run would replay and judges nothing\n');
+  process.exit(EXIT.noVerdict);
 }
 
 /**

@@ -69,20 +69,22 @@ test("Playwright's UI mode is refused in one line, exit code 2, rather than a ru
   }
 });
 
-test("Playwright's help after -- is shown as Playwright gives it, exit code 0, and is no run", async () => {
+// Neither is a run: a gate whose command line holds one by mistake must not go green.
+test("Playwright's help after -- is shown as Playwright gives it, and is no verdict, exit code 3", async () => {
   const run = await runCommand(['--', '--help']);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(3);
   expect(run.stdout).toContain('Usage: npx playwright test [options]');
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toBe("conformance: no verdict: -- --help shows Playwright's options and runs nothing\n");
   expect(run.report).toBeUndefined();
 });
 
-test('-- --list lists the tests a filter selects, exit code 0, and leaves the report folder as it was', async () => {
+test('-- --list lists the tests a filter selects, is no verdict, exit code 3, and leaves the report folder as it was', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-list-'));
   try {
     writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
     const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, ['--list', '--grep', '@INFO'], 30_000);
-    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr).toBe('conformance: no verdict: --list lists the tests a run would replay and judges nothing\n');
     expect(run.stdout).toContain('[projects.observe.version]');
     expect(run.stdout).toContain('Total: 9 tests in 1 file');
     expect(readFileSync(path.join(dir, 'conformance.json'), 'utf8')).toBe('{"verdict":"pass"}\n');
