@@ -243,6 +243,8 @@ function main(argv) {
   // Options before -- are Playwright's too: `npm run conformance -- --grep @MUST` arrives without its --.
   const ui = [...rest, ...passed].find((arg) => UI_MODE.some((option) => arg === option || arg.startsWith(`${option}=`)));
   if (ui) return refuseRun(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
+  const config = [...rest, ...passed].find((arg) => ['-c', '--config'].some((option) => arg === option || arg.startsWith(`${option}=`)));
+  if (config) return refuseRun(`${config.split('=')[0]} names another Playwright configuration; the command runs the suite's own: drop it`);
   return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
 }
 

@@ -97,12 +97,14 @@ test('-- --list lists the tests a filter selects, is no verdict, exit code 3, an
 test('a run refused before the suite read its configuration leaves no earlier verdict in the report folder', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
   try {
-    for (const [option, line] of [
-      ['--bogus-option', "Playwright refused to start: unknown option '--bogus-option'"],
-      ['--ui', "--ui starts Playwright's UI mode"],
-    ]) {
+    for (const [options, line] of [
+      [['--bogus-option'], "Playwright refused to start: unknown option '--bogus-option'"],
+      [['--ui'], "--ui starts Playwright's UI mode"],
+      [['-c', 'other.config.ts'], '-c names another Playwright configuration'],
+      [['--config=other.config.ts'], '--config names another Playwright configuration'],
+    ] as const) {
       writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
-      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, [option], 30_000);
+      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, [...options], 30_000);
       expect(run.exitCode, run.stdout + run.stderr).toBe(2);
       expect(run.report?.verdict).toBe('error');
       expect(run.report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
