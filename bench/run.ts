@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CI_MARKERS } from '../harness/ci.ts';
 
 export const ROOT = path.join(__dirname, '../');
 export const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -19,7 +20,9 @@ export interface Timed {
 /** The environment a user starts from, without any CONFORMANCE_ or PLAYWRIGHT_ setting of this shell. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
-  for (const key of Object.keys(env)) if (key.startsWith('CONFORMANCE_') || key.startsWith('PLAYWRIGHT_') || key === 'TEST_WORKER_INDEX') delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('CONFORMANCE_') || key.startsWith('PLAYWRIGHT_') || key === 'TEST_WORKER_INDEX' || (CI_MARKERS as readonly string[]).includes(key))
+      delete env[key];
   return { ...env, ...extra };
 }
 

@@ -9,6 +9,7 @@ import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './pro
 import { checkRedactable } from './secret-rule.ts';
 import { readSettingFile } from './setting-file.ts';
 import { overlap } from './folders.ts';
+import { ciMarker } from './ci.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -237,10 +238,10 @@ function embeddedTarget(source: Source, env: Source): Pick<TargetConfig, 'name' 
   const asked = parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED);
   if (asked === false)
     throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
-  const ci = ['true', '1'].includes((env.CI ?? '').toLowerCase());
-  if (ci && asked !== true)
+  const ci = ciMarker(env);
+  if (ci !== undefined && asked !== true)
     throw new ConfigError(
-      'no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target',
+      `no target under CI (${ci} is set): set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target`,
     );
   return { name: EMBEDDED_NAME, baseUrl: '', adminToken: '', forbidden: [], signupTokens: [] };
 }

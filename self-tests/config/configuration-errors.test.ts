@@ -46,8 +46,21 @@ const MISTAKES: Mistake[] = [
   {
     title: 'no target at all under CI',
     env: () => ({ CI: 'true' }),
-    line: 'no target under CI: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target',
+    line: 'no target under CI (CI is set): set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target',
   },
+  // Jenkins, Azure Pipelines and TeamCity set no CI: a job of theirs whose secrets are missing is in CI all the same.
+  ...(
+    [
+      ['Jenkins', 'JENKINS_URL', 'https://jenkins.example.com/'],
+      ['Azure Pipelines', 'TF_BUILD', 'True'],
+      ['TeamCity', 'TEAMCITY_VERSION', '2025.07'],
+      ['CI set to yes', 'CI', 'yes'],
+    ] as const
+  ).map(([service, variable, value]) => ({
+    title: `no target at all in a job of ${service}`,
+    env: () => ({ [variable]: value }),
+    line: `no target under CI (${variable} is set): set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET), or CONFORMANCE_EMBEDDED=true to check the embedded reference target`,
+  })),
   {
     title: 'no base URL while the embedded target is disabled',
     env: () => ({ CONFORMANCE_EMBEDDED: 'false' }),
@@ -308,6 +321,17 @@ test('an empty run setting in .env counts as unset, as it does in the environmen
     expect(() => loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123' }, dir)).toThrow(
       'CONFORMANCE_SIGNUP_TOKENS is set but empty in .env',
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("CI=false says a run is not in CI, whatever a CI service's variable says; the embedded target is then checked", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-not-ci-'));
+  try {
+    for (const env of [{ CI: 'false', JENKINS_URL: 'https://jenkins.example.com/' }, { CI: '0', BUILD_NUMBER: '7' }, { TF_BUILD: 'False' }]) {
+      expect(loadTargets(env, dir).targets.map((t) => t.embedded)).toEqual([true]);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

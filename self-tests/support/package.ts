@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from './run-suite.ts';
+import { CI_MARKERS } from '../../harness/ci.ts';
 
 /** What a command printed and how it ended. */
 export interface CommandRun {
@@ -16,7 +17,8 @@ const CLEARED = (key: string) =>
   key.startsWith('PLAYWRIGHT_') ||
   key.startsWith('ADMIN_API_CONFORMANCE_') ||
   key.startsWith('GITHUB_') ||
-  ['CI', 'TEST_WORKER_INDEX', 'NODE_OPTIONS'].includes(key);
+  ['TEST_WORKER_INDEX', 'NODE_OPTIONS'].includes(key) ||
+  (CI_MARKERS as readonly string[]).includes(key);
 
 /** The environment a user's shell or CI job starts from, plus `extra`. */
 export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { referenceEnvironment } from '../../reference-server/fixtures.ts';
+import { CI_MARKERS } from '../../harness/ci.ts';
 
 export const PROJECT_ROOT = path.join(__dirname, '../../');
 export const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
@@ -29,7 +30,8 @@ const CLEARED = Object.keys(process.env).filter(
     k.startsWith('CONFORMANCE_') ||
     k.startsWith('PLAYWRIGHT_') ||
     k.startsWith('ADMIN_API_CONFORMANCE_') ||
-    ['TEST_WORKER_INDEX', 'CI', 'GITHUB_STEP_SUMMARY'].includes(k) ||
+    ['TEST_WORKER_INDEX', 'GITHUB_STEP_SUMMARY'].includes(k) ||
+    (CI_MARKERS as readonly string[]).includes(k) ||
     PROXY_VARIABLES.includes(k.toUpperCase()),
 );
 
