@@ -123,7 +123,7 @@ interface RunTarget {
  * reports needs no target configuration; the configuration, where it reads, only lends its secrets for
  * redacting run errors.
  */
-function runTargets(tests: TestCase[]): { multi: boolean; reportDir: string; targets: RunTarget[] } {
+function runTargets(tests: TestCase[], configured: string[]): { multi: boolean; reportDir: string; targets: RunTarget[] } {
   const reportDir = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
   let configs: TargetConfig[] = [];
   try {
@@ -131,7 +131,9 @@ function runTargets(tests: TestCase[]): { multi: boolean; reportDir: string; tar
   } catch {
     // merging shards, or a run stopped by its configuration: the attachments say what the report needs
   }
-  const projects = [...new Set(tests.map(projectOf))];
+  // A target whose project --project left out has no test, and is still one of the run's: its clauses are
+  // not judged, as a --grep leaves them, and the run cannot pass on the others alone.
+  const projects = [...new Set([...configured, ...tests.map(projectOf)])];
   const multi = projects.some((p) => p !== '');
   if (!multi) return { multi, reportDir, targets: [{ name: '', reportDir, config: configs[0] }] };
   return {
@@ -159,6 +161,9 @@ export default class ConformanceReporter implements Reporter {
 
   private shard?: string;
 
+  /** The projects of the configuration, one a target: those --project leaves out included. */
+  private projects: string[] = [];
+
   /** The run's bound, CONFORMANCE_RUN_TIMEOUT_MS, as Playwright took it. */
   private globalTimeout = 0;
 
@@ -171,6 +176,7 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
+    this.projects = config.projects.map((p) => p.name);
     this.shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     this.globalTimeout = config.globalTimeout;
     this.startedAt = new Date();
@@ -245,7 +251,7 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const tests = this.suite?.allTests() ?? [];
-    const run = runTargets(tests);
+    const run = runTargets(tests, this.projects);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     const today = new Date().toISOString().slice(0, 10);
     const reports: { report: ConformanceReport; path: string }[] = [];

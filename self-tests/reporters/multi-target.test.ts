@@ -68,6 +68,23 @@ test('two targets side by side: each gets its own report, the matrix shows where
   await browser.close();
 });
 
+// --project leaves a target's tests out, as --grep leaves clauses out: the run judged part of what it was given.
+test('a run that --project narrows to one of two targets passes neither: the other is not judged, no verdict, exit code 3', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'targets-'));
+  const files = [targetFile(dir, 'faithful', server.url), targetFile(dir, 'broken', `${server.url}/variants/${noGroupName.name}`)];
+  const run = await runSuite({ CONFORMANCE_TARGETS: files.join(',') }, ['--project=faithful']);
+  expect(run.exitCode, run.stdout).toBe(3);
+  const matrix = run.report as unknown as MatrixReport;
+  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([
+    ['faithful', 'pass'],
+    ['broken', 'error'],
+  ]);
+  const broken = JSON.parse(readFileSync(path.join(run.reportDir, 'targets', 'broken', 'conformance.json'), 'utf8')) as {
+    clauses: { status: string }[];
+  };
+  expect(new Set(broken.clauses.map((c) => c.status))).toEqual(new Set(['not-judged']));
+});
+
 test('target files that share a name are a configuration error', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'targets-'));
   const a = targetFile(dir, 'same', server.url);
