@@ -7,7 +7,7 @@ import { LOCK_FILE } from '../../harness/report-folder.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { neverAnswers, recordingReference, withServer } from '../support/hostile-servers.ts';
-import { COMMAND, commandEnv, killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { COMMAND, killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // The gate fails closed: no green without the user's target, an exit code that says what happened
 // (0 pass, 1 violation, 2 configuration, 3 no verdict), whatever reporters the user chooses.
@@ -118,15 +118,13 @@ test('a runner killed from outside is no verdict, exit code 3, with a line that 
 });
 
 // In a terminal, Playwright's HTML reporter serves its report until Ctrl+C once a test failed (script(1) gives
-// the run a terminal). Playwright never serves it where the environment names an automated caller
-// (CLAUDECODE, COPILOT_CLI), so those names are taken out: with them the test could not fail.
+// the run a terminal). The run gets a terminal user's environment and nothing else: Playwright also reads
+// variables of its own callers to decide whether to serve, and with one of them the test could not fail.
 test('a run in a terminal with -- --reporter=html ends with its verdict, exit code 1, its HTML report written where the user stands, not served', async () => {
   test.skip(spawnSync('script', ['--version']).error !== undefined, 'needs script(1), of util-linux, for a terminal');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-html-terminal-'));
   try {
-    const env = commandEnv({ ...expiredEnabledEnv(), CONFORMANCE_REPORT_DIR: path.join(dir, 'report') });
-    delete env.PLAYWRIGHT_HTML_OUTPUT_DIR;
-    for (const agent of ['CLAUDECODE', 'COPILOT_CLI']) delete env[agent];
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', ...expiredEnabledEnv(), CONFORMANCE_REPORT_DIR: path.join(dir, 'report') };
     const line = [process.execPath, COMMAND, '--', '--reporter=html'].map((word) => `'${word}'`).join(' ');
     const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
