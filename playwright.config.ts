@@ -43,6 +43,10 @@ const OUTPUT_DIR = path.join(os.tmpdir(), OUTPUT_ROOT, createHash('sha256').upda
 
 const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
 
+// A blob report, the suite's for a shard or one asked for with --reporter=blob, goes to the report folder,
+// not beside this file (inside node_modules, for the installed package).
+if (!IS_WORKER) process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR ||= path.join(run.reportDir, 'blob-report');
+
 // In a clone Playwright loads this suite as TypeScript; the npm package runs its build (dist/), as JavaScript.
 const EXT = path.extname(__filename);
 
