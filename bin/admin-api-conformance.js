@@ -111,9 +111,7 @@ function runPlaywright(args, { merge = false } = {}) {
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
     if (stoppedBy) process.stderr.write(errors);
-    const exitCode = stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors, merge);
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(exitCode);
+    process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors, merge));
   });
 }
 
@@ -123,7 +121,10 @@ function runPlaywright(args, { merge = false } = {}) {
  */
 function outcomeFolder() {
   try {
-    return mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
+    // However the command ends (a refusal exits from deep inside), the folder goes with it.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
   } catch (error) {
     return refuse(`the temporary folder ${os.tmpdir()} cannot be written (${error.code ?? 'error'}): set TMPDIR to a writable folder`);
   }

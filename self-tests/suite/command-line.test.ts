@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -104,10 +104,14 @@ test('a run refused before the suite read its configuration leaves no earlier ve
       [['--config=other.config.ts'], '--config names another Playwright configuration'],
     ] as const) {
       writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
-      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir }, [...options], 30_000);
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-tmp-'));
+      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir, TMPDIR: tmp }, [...options], 30_000);
       expect(run.exitCode, run.stdout + run.stderr).toBe(2);
       expect(run.report?.verdict).toBe('error');
       expect(run.report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
+      // The command's private folder for the reporter's outcome goes, whichever way the command ends.
+      expect(readdirSync(tmp).filter((name) => name.startsWith('admin-api-conformance-outcome-'))).toEqual([]);
+      rmSync(tmp, { recursive: true, force: true });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
