@@ -153,6 +153,24 @@ function settle(verdict: Verdict): { status: FullResult['status'] } {
   return { status: verdict === 'pass' ? 'passed' : 'failed' };
 }
 
+/** How often a run started by the command looks whether the command is still there. */
+const COMMAND_WATCH_MS = 500;
+
+/**
+ * A run the command started stops, as for SIGINT (its report marked interrupted), once the command is gone:
+ * killed with SIGKILL, which it cannot catch or pass on, the command would otherwise leave the run going on
+ * alone, holding the report folder, its verdict read by no one.
+ */
+function stopWithTheCommand(): void {
+  const command = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === command) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGINT');
+  }, COMMAND_WATCH_MS);
+  watch.unref();
+}
+
 /** Builds the conformance report at the end of the run, writes its renderings, and sets the exit status from it. */
 export default class ConformanceReporter implements Reporter {
   private suite?: Suite;
@@ -171,7 +189,9 @@ export default class ConformanceReporter implements Reporter {
     // Playwright makes its reporters once it has taken its command line, before global setup: the command
     // (bin/admin-api-conformance.js) tells a run refused before anything was sent by this file's absence.
     const file = process.env[OUTCOME_VARIABLE];
-    if (file) writeFileSync(file, '{}\n');
+    if (!file) return;
+    writeFileSync(file, '{}\n');
+    stopWithTheCommand();
   }
 
   onBegin(config: FullConfig, suite: Suite): void {

@@ -117,6 +117,38 @@ test('a runner killed from outside is no verdict, exit code 3, with a line that 
   });
 });
 
+// SIGKILL of the command alone (not of its process group): the command cannot pass it on, and Playwright's
+// runner would go on alone, holding the report folder, for as long as the target takes.
+test('a command killed with SIGKILL takes its run with it: the runner stops within seconds, its report marked interrupted', async () => {
+  await withServer(neverAnswers(), async (target) => {
+    let runner: number | undefined;
+    const run = await runSuite(referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), [], undefined, (child) => {
+      const poll = setInterval(() => {
+        runner = target.seen.length > 0 ? runnerOf(child.pid!) : undefined;
+        if (runner === undefined) return;
+        clearInterval(poll);
+        child.kill('SIGKILL');
+      }, 20);
+      child.on('close', () => clearInterval(poll));
+    });
+    // The command's output closes once the runner, which shares it, has ended too.
+    expect(run.durationMs, run.stdout + run.stderr).toBeLessThan(20_000);
+    expect(run.report).toMatchObject({ verdict: 'error', completed: false });
+    expect(run.report?.errors.join('\n')).toContain('interrupted');
+    expect(runningState(runner!)).not.toBe('running');
+  });
+});
+
+/** Whether a process still runs, has ended (a zombie no one has reaped yet counts as ended), or is gone. */
+function runningState(pid: number): 'running' | 'ended' | 'gone' {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z') ? 'ended' : 'running';
+  } catch {
+    return 'gone';
+  }
+}
+
 // In a terminal, Playwright's HTML reporter serves its report until Ctrl+C once a test failed (script(1) gives
 // the run a terminal). The run gets a terminal user's environment and nothing else: Playwright also reads
 // variables of its own callers to decide whether to serve, and with one of them the test could not fail.
