@@ -45,23 +45,17 @@ function startOf(pid: number): string | undefined {
   }
 }
 
-const isLink = (file: string) => {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-};
-
 /** A lock's content: the holder's process id, then its start time where the system tells it. */
 const lockOf = (pid: number) => `${[pid, startOf(pid)].filter((v) => v !== undefined).join(' ')}\n`;
 
 /** The most a lock of this suite's holds; a larger file is not one, and is taken over unread. */
 const LOCK_MAX_BYTES = 256;
 
-function readLock(lock: string): { pid: number; start?: string } {
+/** The lock's holder as it names itself; undefined when there is no lock. */
+function readLock(lock: string): { pid: number; start?: string } | undefined {
   // Only a small regular file is read: a FIFO would never end, and a link would have the lock written elsewhere.
-  const stat = lstatSync(lock);
+  const stat = lstatSync(lock, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
   if (!stat.isFile()) throw new ConfigError(`${lock} is not a file, so no run can hold the folder: remove it, or give another CONFORMANCE_REPORT_DIR`);
   if (stat.size > LOCK_MAX_BYTES) return { pid: Number.NaN };
   const [pid, start] = readFileSync(lock, 'utf8').trim().split(/\s+/);
@@ -69,8 +63,9 @@ function readLock(lock: string): { pid: number; start?: string } {
 }
 
 function holderOf(lock: string): number | undefined {
-  if (!existsSync(lock) && !isLink(lock)) return undefined;
-  const { pid, start } = readLock(lock);
+  const held = readLock(lock);
+  if (held === undefined) return undefined;
+  const { pid, start } = held;
   if (!(Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))) return undefined;
   // A process id is given again once its process is gone (often soon, in a container): a live process that
   // started at another time than the lock says is not the run that took it.
@@ -112,7 +107,7 @@ export function takeReportFolder(dir: string): void {
 export function releaseReportFolder(dir: string): void {
   const lock = path.join(dir, LOCK_FILE);
   try {
-    if (readLock(lock).pid === process.pid) unlinkSync(lock);
+    if (readLock(lock)?.pid === process.pid) unlinkSync(lock);
   } catch {
     // already gone
   }
