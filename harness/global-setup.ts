@@ -16,7 +16,8 @@ import { consistencyOf } from './repeat.ts';
 import { loadTargets } from './targets.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
-import { VERDICTS_VARIABLE, saveVerdicts } from './verdicts-file.ts';
+import { VERDICTS_VARIABLE, openVerdictsFolder, type JudgedTargets, type VerdictsFolder } from './verdicts-file.ts';
+import { judgingEnded, startJudging, type JudgingEnd } from './judging.ts';
 import { REQUEST_LOG, type RequestLog } from './request-log.ts';
 import { makeFolder } from './folders.ts';
 
@@ -42,9 +43,11 @@ function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Rec
 }
 
 /** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
-async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerdicts; problem?: string }> {
+async function judgeTarget(config: TargetConfig, signal: AbortSignal): Promise<{ verdicts: TargetVerdicts; problem?: string } | undefined> {
   const secrets = createSecrets(config);
-  const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets);
+  const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
+  // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
+  if (signal.aborted) return undefined;
   const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
   writeRequestLog(config, recording, facts, secrets);
   // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
@@ -60,26 +63,57 @@ async function judgeTarget(config: TargetConfig): Promise<{ verdicts: TargetVerd
 /** The most characters of the line that stops the run. */
 const STOPPED_LINE_CHARS = 1000;
 
-async function recordLive(config: TargetConfig, secrets: Secrets): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
-  const { recording, rounds } = await record(config);
+async function recordLive(
+  config: TargetConfig,
+  secrets: Secrets,
+  signal: AbortSignal,
+): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
+  const { recording, rounds } = await record(config, signal);
   return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined };
+}
+
+/** Judges every target of the run and leaves the verdicts for the tests, or says why the run stops. Never rejects. */
+async function judgeRun(targets: TargetConfig[], multi: boolean, folder: VerdictsFolder, signal: AbortSignal): Promise<JudgingEnd> {
+  try {
+    const end = signal.aborted ? {} : await judgeTargets(targets, multi, signal);
+    folder.publish(end.targets ? { targets: end.targets } : { stopped: end.problem === undefined ? 'the run was stopped' : runStopped(end.problem).message });
+    return { problem: end.problem };
+  } catch (error) {
+    // The error's own words may quote a secret: the tests are told only where to look.
+    folder.publish({ stopped: 'the suite failed while judging: see the error the run ends with' });
+    return { error };
+  }
+}
+
+async function judgeTargets(targets: TargetConfig[], multi: boolean, signal: AbortSignal): Promise<{ problem?: string; targets?: JudgedTargets }> {
+  // The embedded reference target runs in this process, and only while its answers are recorded.
+  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
+  const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
+  const judged = await Promise.all(configs.map((c) => judgeTarget(c, signal))).finally(() => embedded?.close());
+  const verdicts: JudgedTargets = {};
+  for (const [i, target] of judged.entries()) {
+    if (target === undefined) return {};
+    if (target.problem !== undefined) return { problem: multi ? `${configs[i].name}: ${target.problem}` : target.problem };
+    verdicts[multi ? configs[i].name : ''] = target.verdicts;
+  }
+  return { targets: verdicts };
 }
 
 /**
  * Sends every request of the run once per target, judges every clause of the catalogue on the answers,
  * and leaves the redacted verdicts for the tests to replay. The answers themselves stay in this process.
+ * All of it runs while the first worker starts (harness/judging.ts); the teardown waits for it, and stops
+ * the run with one line when no clause could be judged.
  */
-export default async function globalSetup(_config: FullConfig): Promise<() => void> {
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const { multi, targets } = loadTargets();
-  // The embedded reference target runs in this process, and only while its answers are recorded.
-  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
-  const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
-  const judged = await Promise.all(configs.map(judgeTarget)).finally(() => embedded?.close());
-  for (const [i, { problem }] of judged.entries()) if (problem !== undefined) throw runStopped(multi ? `${configs[i].name}: ${problem}` : problem);
-  const saved = saveVerdicts({
-    catalogue: loadCatalogue(),
-    targets: Object.fromEntries(configs.map((c, i) => [multi ? c.name : '', judged[i].verdicts])),
-  });
-  process.env[VERDICTS_VARIABLE] = saved.file;
-  return () => saved.remove();
+  const folder = openVerdictsFolder(loadCatalogue());
+  process.env[VERDICTS_VARIABLE] = folder.path;
+  startJudging((signal) => judgeRun(targets, multi, folder, signal));
+  return async () => {
+    const end = await judgingEnded();
+    folder.remove();
+    if (end?.error !== undefined) throw end.error;
+    if (end?.problem !== undefined) throw runStopped(end.problem);
+  };
 }

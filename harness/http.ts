@@ -16,6 +16,8 @@ export interface HttpOptions {
   network: Network;
   /** The run's bodies decoded so far: one like an earlier one shares its text. */
   bodies: DecodedBodies;
+  /** Aborts every request when the run stops (Ctrl+C): what they were doing is dropped. */
+  stop?: AbortSignal;
 }
 
 /** A header's value as one string; a repeated header's values joined as HTTP joins them. */
@@ -125,6 +127,9 @@ async function answerWithin(url: string, headers: Record<string, string>, option
   const deadline = new AbortController();
   const endsAt = Date.now() + options.timeoutMs;
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const stop = () => deadline.abort();
+  if (options.stop?.aborted) stop();
+  options.stop?.addEventListener('abort', stop, { once: true });
   try {
     for (let retries = 0; ; retries += 1) {
       const answer = await attempt(url, headers, options, deadline.signal);
@@ -135,6 +140,7 @@ async function answerWithin(url: string, headers: Record<string, string>, option
     }
   } finally {
     clearTimeout(timer);
+    options.stop?.removeEventListener('abort', stop);
     deadline.abort();
   }
 }

@@ -39,8 +39,9 @@ async function bounded<T>(tasks: (() => Promise<T>)[], lanes: number): Promise<T
 /**
  * Sends the run's request plan `config.repeat` times, `config.concurrency` requests at a time. The first
  * round is the recording every clause judges; the others only show whether the target answers alike.
+ * When `stop` aborts, every request ends at once, as though its timeout had passed.
  */
-export async function record(config: TargetConfig): Promise<{ recording: Recording; rounds: Exchange[][] }> {
+export async function record(config: TargetConfig, stop?: AbortSignal): Promise<{ recording: Recording; rounds: Exchange[][] }> {
   const run = makeRunSecrets();
   const startedAt = new Date().toISOString();
   const plan = requestPlan(config, run);
@@ -53,6 +54,7 @@ export async function record(config: TargetConfig): Promise<{ recording: Recordi
     tokenFor: credentials(config, run),
     network,
     bodies: new DecodedBodies(),
+    stop,
   };
   const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.

@@ -3,22 +3,46 @@ import type { Clause } from './catalogue.ts';
 import type { KnownDeviation } from './deviations.ts';
 import { describeUnevaluable, describeViolations } from './format.ts';
 import type { ClauseVerdict, TargetVerdicts } from './verdicts.ts';
-import { inheritedVerdicts } from './verdicts-file.ts';
+import {
+  STOPPED_ANNOTATION,
+  VERDICTS_VARIABLE,
+  awaitVerdicts,
+  inheritedCatalogue,
+  readyVerdicts,
+  type JudgedTargets,
+  type RunVerdicts,
+} from './verdicts-file.ts';
 
-// A test replays the verdict the judge gave its clause in global setup; it judges nothing itself.
+// A test replays the verdict the judge gave its clause in the runner; it judges nothing itself.
 
 /**
- * The clauses to replay, one test each: the catalogue global setup judged, or, where no global setup ran
+ * The clauses to replay, one test each: the catalogue global setup read, or, where no global setup ran
  * (`--list`), the catalogue file itself. Only then are YAML and the catalogue's schema loaded.
  */
 export function clausesToReplay(): Clause[] {
-  return inheritedVerdicts()?.catalogue ?? (require('./catalogue') as typeof import('./catalogue')).loadCatalogue();
+  return inheritedCatalogue() ?? (require('./catalogue') as typeof import('./catalogue')).loadCatalogue();
 }
 
-function verdictsOf(project: string): TargetVerdicts {
-  const verdicts = inheritedVerdicts();
-  if (!verdicts) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
-  const target = verdicts.targets[project];
+/**
+ * The run's verdicts. The first test of a run may ask while the runner still judges (harness/judging.ts):
+ * it waits without a test timeout, which would otherwise count a slow target against a test that sends
+ * nothing; the run's own timeout bounds the wait.
+ */
+export async function runVerdicts(testInfo: Pick<TestInfo, 'timeout' | 'setTimeout'>): Promise<RunVerdicts> {
+  const dir = process.env[VERDICTS_VARIABLE];
+  if (!dir) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
+  const ready = readyVerdicts(dir);
+  if (ready) return ready;
+  const timeout = testInfo.timeout;
+  const since = performance.now();
+  testInfo.setTimeout(0);
+  const verdicts = await awaitVerdicts(dir);
+  testInfo.setTimeout(timeout === 0 ? 0 : timeout + Math.ceil(performance.now() - since));
+  return verdicts;
+}
+
+function verdictsOf(run: { targets: JudgedTargets }, project: string): TargetVerdicts {
+  const target = run.targets[project];
   if (!target) throw new Error(`no verdicts for the target "${project}"`);
   return target;
 }
@@ -44,7 +68,13 @@ const factsSent = new Set<string>();
 
 /** Replays the judge's verdict on one clause in its test. */
 export async function replay(clause: Clause, testInfo: TestInfo): Promise<void> {
-  const { facts, clauses } = verdictsOf(testInfo.project.name);
+  const run = await runVerdicts(testInfo);
+  if ('stopped' in run) {
+    // Not judged, and no failure of its own: the run's one error says why (global setup's teardown throws it).
+    testInfo.annotations.push({ type: STOPPED_ANNOTATION, description: run.stopped });
+    return testInfo.skip(true, `not judged: ${run.stopped}`);
+  }
+  const { facts, clauses } = verdictsOf(run, testInfo.project.name);
   const verdict = clauses[clause.id];
   if (!verdict) throw new Error(`the judge gave no verdict on ${clause.id}`);
   attachJson(testInfo, 'conformance-evidence', verdict.evidence);

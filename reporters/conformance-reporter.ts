@@ -24,6 +24,8 @@ import { VERDICT_LABEL } from './sections.ts';
 import { consoleSummary } from './console-summary.ts';
 import { writeEvidenceBundle } from './evidence-bundle.ts';
 import { discardEvidence } from '../harness/evidence-stage.ts';
+import { STOPPED_ANNOTATION } from '../harness/verdicts-file.ts';
+import { stopJudging } from '../harness/judging.ts';
 
 /** Where the command asks the reporter to leave the run's verdict and exit code. */
 export const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
@@ -37,7 +39,8 @@ function annotation(test: TestCase, type: string, result = test.results.at(-1)):
 
 function clauseRun(test: TestCase, redact: Redactor): ClauseRun | undefined {
   const clause = annotation(test, 'clause');
-  if (!clause) return undefined;
+  // A test the run's stop left unjudged ran no check: the clause takes the run's error as its reason.
+  if (!clause || annotation(test, STOPPED_ANNOTATION)) return undefined;
   const result = test.results.at(-1);
   const evidence = result?.attachments.find((a) => a.name === 'conformance-evidence')?.body;
   const error = result?.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
@@ -270,6 +273,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    // A run that timed out left its teardown, and so perhaps the judging, unfinished: nothing it writes may come after the reports.
+    await stopJudging();
     const tests = this.suite?.allTests() ?? [];
     const run = runTargets(tests, this.projects);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
