@@ -14,13 +14,13 @@ const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 function readRun(): RunShape {
   const { ConfigError } = require('./harness/config-error') as typeof import('./harness/config-error');
   const { folderToTakeOnConfigError } = require('./harness/replay-folder') as typeof import('./harness/replay-folder');
-  const { loadTargets } = require('./harness/targets') as typeof import('./harness/targets');
+  const { runTargets } = require('./harness/targets') as typeof import('./harness/targets');
   const runStart = IS_RUNNER ? (require('./reporters/run-start') as typeof import('./reporters/run-start')) : undefined;
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
   if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), folderToTakeOnConfigError(process.env, process.cwd()));
   try {
-    const run = loadTargets();
+    const run = runTargets();
     runStart?.startRun(run);
     const shape = shapeOf(run);
     process.env[SHAPE_VARIABLE] = JSON.stringify(shape);

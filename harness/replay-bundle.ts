@@ -10,13 +10,11 @@ import { specDocument } from './document.ts';
 import { SUITE_VERSION } from './recording.ts';
 import { replayFolderProblem } from './replay-folder.ts';
 import { readVariables, targetVariables, type Source } from './sources.ts';
-import type { RunTargets } from './targets.ts';
+import { REPLAY_VARIABLE, type RunTargets } from './targets.ts';
 import { visible } from './visible.ts';
 
 // A replay runs the whole suite on an evidence bundle's exchanges instead of a live target: nothing is
 // sent, and every clause, test and report is what the run that made the bundle had.
-
-export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
 /** The bundle's recording, once its digests hold and this suite made it: a replay judges nothing else. */
 export function replayedRecording(bundle: string): BundleRecording {

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
-import { loadReplayTargets, REPLAY_VARIABLE } from './replay-bundle.ts';
 import { readVariables } from './sources.ts';
 
 /** Several target files, checked side by side in one run: one Playwright project each. */
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
+
+/** An evidence bundle whose exchanges the run judges instead of a target's answers (harness/replay-bundle.ts). */
+export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
 /** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
 export const slug = (name: string) =>
@@ -46,7 +48,8 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   const replay = vars.env[REPLAY_VARIABLE] ?? vars.dotenv[REPLAY_VARIABLE];
   // Empty, it would leave the run to whatever else is set, the embedded target at worst: a missing value is a mistake.
   if (replay === '') throw new ConfigError(`${REPLAY_VARIABLE} is set but empty: give the evidence bundle to replay, or unset it`);
-  if (replay !== undefined) return loadReplayTargets(replay, env, cwd);
+  // Required, not imported: a run that replays nothing loads none of the bundle's modules.
+  if (replay !== undefined) return (require('./replay-bundle') as typeof import('./replay-bundle')).loadReplayTargets(replay, env, cwd);
   const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
   if (!raw) {
     const config = loadConfig(env, cwd);
@@ -55,6 +58,17 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
   return { multi: true, ...loadSeveral(files, env, cwd) };
+}
+
+let thisRun: RunTargets | undefined;
+
+/**
+ * The targets of this run, read once: the configuration, global setup and the reporter all run in
+ * Playwright's runner, and take the same reading (a replayed bundle is read once, not three times).
+ */
+export function runTargets(): RunTargets {
+  thisRun ??= loadTargets();
+  return thisRun;
 }
 
 /** The target a worker checks, by the name of the project it runs; a single target runs without projects. */

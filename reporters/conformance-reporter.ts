@@ -5,7 +5,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } fro
 import { loadCatalogue } from '../harness/catalogue.ts';
 import type { TargetConfig } from '../harness/config.ts';
 import { reportDirOf } from '../harness/sources.ts';
-import { loadTargets, slug } from '../harness/targets.ts';
+import { runTargets, slug } from '../harness/targets.ts';
 import { check, schemaFile } from '../harness/checked.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
@@ -126,11 +126,11 @@ interface RunTarget {
  * reports needs no target configuration; the configuration, where it reads, only lends its secrets for
  * redacting run errors.
  */
-function runTargets(tests: TestCase[], configured: string[]): { multi: boolean; reportDir: string; targets: RunTarget[] } {
+function reportTargets(tests: TestCase[], configured: string[]): { multi: boolean; reportDir: string; targets: RunTarget[] } {
   const reportDir = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
   let configs: TargetConfig[] = [];
   try {
-    configs = loadTargets().targets;
+    configs = runTargets().targets;
   } catch {
     // merging shards, or a run stopped by its configuration: the attachments say what the report needs
   }
@@ -276,7 +276,7 @@ export default class ConformanceReporter implements Reporter {
     // A run that timed out left its teardown, and so perhaps the judging, unfinished: nothing it writes may come after the reports.
     await stopJudging();
     const tests = this.suite?.allTests() ?? [];
-    const run = runTargets(tests, this.projects);
+    const run = reportTargets(tests, this.projects);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     const today = new Date().toISOString().slice(0, 10);
     const reports: { report: ConformanceReport; path: string }[] = [];
