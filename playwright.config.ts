@@ -56,13 +56,15 @@ export default defineConfig({
   outputDir: OUTPUT_DIR,
   // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
   projects: run.projects?.map((name) => ({ name })),
-  // Global setup sends each request once and judges every clause; a test only replays its clause's verdict.
+  // The runner sends each request once and judges every clause while the first worker starts (harness/judging.ts);
+  // a test only replays its clause's verdict.
   // One worker is fastest (docs/performance.md): Playwright's start-up dominates, and a replay is cheap.
   workers: 1,
   fullyParallel: true,
   retries: 0,
   forbidOnly: true,
-  // A test replays a verdict and sends nothing: the request timeouts bind global setup, not the tests.
+  // A test replays a verdict and sends nothing: the request timeouts bind the judging, not the tests (the first
+  // test waits for the verdicts outside this timeout).
   timeout: 15_000,
   globalTimeout: run.runTimeoutMs,
   reporter: [

@@ -1,5 +1,5 @@
 // What reading the lists costs without the suite: the plan's three admin requests to /api/admin/projects,
-// sent at once as global setup sends them, each body fetched and given to JSON.parse, nothing else.
+// sent at once as the judging sends them, each body fetched and given to JSON.parse, nothing else.
 import { PROJECTS_PATH } from '../harness/plan.ts';
 import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
 

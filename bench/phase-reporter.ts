@@ -8,7 +8,7 @@ export const PHASES_FILE_VARIABLE = 'BENCH_PHASES_FILE';
 export interface Phases {
   /** Reporters are created once the configuration is loaded. */
   configLoaded: number;
-  /** After global setup (every request sent and every clause judged) and the load of the test files. */
+  /** After global setup (the configuration and the catalogue read) and the load of the test files; the runner judges from the worker's fork on. */
   begin: number;
   firstTestBegin?: number;
   lastTestEnd?: number;
@@ -18,7 +18,7 @@ export interface Phases {
   workers: number;
   tests: number;
   failed: number;
-  /** Peak resident memory of the runner process, where global setup judges, in MiB. */
+  /** Peak resident memory of the runner process, where the judging runs, in MiB. */
   runnerPeakMiB?: number;
 }
 

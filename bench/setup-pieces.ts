@@ -1,4 +1,4 @@
-// What global setup does against a target, timed piece by piece in this process with the suite's own
+// What the judging does against a target (harness/judge-run.ts), timed piece by piece in this process with the suite's own
 // functions: send the plan, read the lists, judge every clause.
 import { loadConfig } from '../harness/config.ts';
 import { readJsonBody } from '../harness/json-body.ts';
@@ -34,10 +34,10 @@ async function pieces(baseUrl: string): Promise<string[]> {
 }
 
 /**
- * Global setup's pieces against each target, in turn, in this process: the first judge() of a process
- * compiles the contracts, as global setup's does, so the first target is measured once more after it.
+ * The judging's pieces against each target, in turn, in this process: the first judge() of a process
+ * compiles the contracts, as a run's does, so the first target is measured once more after it.
  */
-export async function globalSetupPieces(targets: [name: string, baseUrl: string][]): Promise<string> {
+export async function judgingPieces(targets: [name: string, baseUrl: string][]): Promise<string> {
   const rows: string[][] = [];
   for (const [i, [name, url]] of [targets[0], ...targets].entries()) rows.push([i === 0 ? `${name} (first in the process)` : name, ...(await pieces(url))]);
   return markdownTable(

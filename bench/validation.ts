@@ -1,5 +1,5 @@
 // `npm run bench`: what judging a projects list costs against parsing it (issue 7, items 1 and 2): the
-// lossless read, the schema clauses and the walk beside the contract, as global setup's judge runs them.
+// lossless read, the schema clauses and the walk beside the contract, as a run's judge runs them.
 // Each list is measured in a fresh child process (bench/validation-case.ts) so that schema compilation
 // is cold and peak memory is that list's own.
 import { spawn } from 'node:child_process';

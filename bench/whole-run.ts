@@ -12,7 +12,7 @@ import { bareFetchAndParse } from './bare.ts';
 import { interleaved, phaseTable, seconds, type Measured, type Scenario } from './rounds.ts';
 import { NPM_TEST_NOT_RUN, npmTest } from './npm-test.ts';
 import { killChildrenOnSignal, startListening, stop, type Listening } from './run.ts';
-import { globalSetupPieces, targetEnv } from './setup-pieces.ts';
+import { judgingPieces, targetEnv } from './setup-pieces.ts';
 import { MANY_FAILURES, MANY_PROJECTS } from './variants.ts';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
@@ -129,7 +129,7 @@ function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm }: 
   say(
     `Bare fetch + JSON.parse of the run's three lists (two of ${largeMiB.toFixed(1)} MiB), once per round: median ${formatMs(median(bareMs))} ms (${bareMs.map(formatMs).join(', ')})\n\n`,
   );
-  say(`Global setup in pieces (the suite's own functions in this process, one run each)\n\n${pieces}\n\n`);
+  say(`The judging in pieces (the suite's own functions in this process, one run each)\n\n${pieces}\n\n`);
   say(`The largest list\n\n${huge.table}\n\n`);
   if (npm) say(`npm test: the slowest tests (two workers run them side by side)\n\n${npm.slowest}\n\n`);
   const figures = [
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   const measured = await withTarget([String(LARGE_PROJECTS)], async (url, target) => ({
     small: await smallAndLarge(url, floor.project('pass-44', loadCatalogue().length, 0).args, bareMs),
     failures: await failing(url, floor),
-    pieces: await globalSetupPieces([
+    pieces: await judgingPieces([
       ['small external target', url],
       [`${LARGE_PROJECTS.toLocaleString('en')} projects`, `${url}/variants/${MANY_PROJECTS}`],
     ]),

@@ -5,9 +5,9 @@ import type { BundleRecording } from './bundle-recording.ts';
 import { writeExchanges } from './exchanges-writer.ts';
 import { makeFolder } from './folders.ts';
 
-// A run's evidence is put together while the run goes on: global setup hands over the redacted recording,
+// A run's evidence is put together while the run goes on: the judging hands over the redacted recording,
 // a thread writes it while the runner judges, the archive is compressed while a worker replays the
-// verdicts, and the reporter adds the reports and the manifest at the end. Global setup and the reporter
+// verdicts, and the reporter adds the reports and the manifest at the end. The judging and the reporter
 // run in the runner process, and share this module.
 
 /** A target's exchanges as written to its staging folder, and the archive under way when there is one. */
@@ -38,7 +38,7 @@ export function stageEvidence(reportDir: string, bundle: BundleRecording, archiv
   pending.set(reportDir, staged);
 }
 
-/** A target's staged evidence, as global setup in this process handed it over; undefined when it handed none. */
+/** A target's staged evidence, as the judging in this process handed it over; undefined when it handed none. */
 export async function stagedEvidence(reportDir: string): Promise<StagedEvidence | undefined> {
   const staged = pending.get(reportDir);
   pending.delete(reportDir);

@@ -3,7 +3,31 @@ import { loadCatalogue } from './catalogue.ts';
 import { judgingEnded, startJudging } from './judging.ts';
 import { runStopped } from './preflight.ts';
 import { runTargets } from './targets.ts';
-import { VERDICTS_VARIABLE, openVerdictsFolder } from './verdicts-file.ts';
+import type { TargetConfig } from './config.ts';
+import type { JudgingEnd } from './judging.ts';
+import { VERDICTS_VARIABLE, openVerdictsFolder, type VerdictsFolder } from './verdicts-file.ts';
+
+/**
+ * Judges every target and leaves the tests their verdicts, or why there are none: whatever happens, a file,
+ * so that no test waits for one in vain. Never rejects.
+ */
+export async function judgeRun(targets: TargetConfig[], multi: boolean, folder: VerdictsFolder, signal: AbortSignal): Promise<JudgingEnd> {
+  try {
+    // Required here, not imported: the judge's modules load while the worker starts too.
+    const { judgeTargets } = require('./judge-run') as typeof import('./judge-run');
+    const end = signal.aborted ? {} : await judgeTargets(targets, multi, signal);
+    folder.publish(end.targets ? { targets: end.targets } : { stopped: end.problem === undefined ? 'the run was stopped' : runStopped(end.problem).message });
+    return { problem: end.problem };
+  } catch (error) {
+    try {
+      // The error's own words may quote a secret: the tests are told only where to look.
+      folder.publish({ stopped: 'the suite failed while judging: see the error the run ends with' });
+    } catch {
+      // the temporary folder is gone: no test can have waited in it
+    }
+    return { error };
+  }
+}
 
 /**
  * Sends every request of the run once per target, judges every clause of the catalogue on the answers,
@@ -15,8 +39,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const { multi, targets } = runTargets();
   const folder = openVerdictsFolder(loadCatalogue());
   process.env[VERDICTS_VARIABLE] = folder.path;
-  // Required when the judging starts, not imported: the judge's modules load while the worker starts too.
-  startJudging((signal) => (require('./judge-run') as typeof import('./judge-run')).judgeRun(targets, multi, folder, signal));
+  startJudging((signal) => judgeRun(targets, multi, folder, signal));
   return async () => {
     const end = await judgingEnded();
     folder.remove();

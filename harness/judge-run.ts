@@ -9,14 +9,13 @@ import { replayedRecording } from './replay-bundle.ts';
 import type { Exchange } from './exchange.ts';
 import { stageEvidence } from './evidence-stage.ts';
 import { judge } from './judge.ts';
-import { preflightProblem, runStopped } from './preflight.ts';
+import { preflightProblem } from './preflight.ts';
 import { record, type Recording } from './recording.ts';
 import { cut, shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
 import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
-import type { JudgedTargets, VerdictsFolder } from './verdicts-file.ts';
-import type { JudgingEnd } from './judging.ts';
+import type { JudgedTargets } from './verdicts-file.ts';
 import { REQUEST_LOG, type RequestLog } from './request-log.ts';
 import { makeFolder } from './folders.ts';
 
@@ -71,20 +70,11 @@ async function recordLive(
   return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined };
 }
 
-/** Judges every target of the run and leaves the verdicts for the tests, or says why the run stops. Never rejects. */
-export async function judgeRun(targets: TargetConfig[], multi: boolean, folder: VerdictsFolder, signal: AbortSignal): Promise<JudgingEnd> {
-  try {
-    const end = signal.aborted ? {} : await judgeTargets(targets, multi, signal);
-    folder.publish(end.targets ? { targets: end.targets } : { stopped: end.problem === undefined ? 'the run was stopped' : runStopped(end.problem).message });
-    return { problem: end.problem };
-  } catch (error) {
-    // The error's own words may quote a secret: the tests are told only where to look.
-    folder.publish({ stopped: 'the suite failed while judging: see the error the run ends with' });
-    return { error };
-  }
-}
-
-async function judgeTargets(targets: TargetConfig[], multi: boolean, signal: AbortSignal): Promise<{ problem?: string; targets?: JudgedTargets }> {
+/**
+ * Judges every target of the run: their verdicts by project name, or the problem that leaves nothing to
+ * judge (harness/preflight.ts), or neither when `signal` stopped the run meanwhile.
+ */
+export async function judgeTargets(targets: TargetConfig[], multi: boolean, signal: AbortSignal): Promise<{ problem?: string; targets?: JudgedTargets }> {
   // The embedded reference target runs in this process, and only while its answers are recorded.
   const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));

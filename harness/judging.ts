@@ -1,10 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
 // The run's judging (every request sent, every clause judged) runs in the runner while Playwright starts
-// the first worker. A worker takes about 0.3 s to start, on a core of its own, and the runner waits for it
-// idle: judged then, a small target costs the run almost nothing. Judged before the fork, as in global setup
-// itself, it delays the fork by all it takes (docs/performance.md). Tests that ask for their verdict before
-// there is one wait for it (harness/verdicts-file.ts).
+// the first worker. A worker takes about 0.3 s to start, and the runner waits for it: judged then, a small
+// target costs the run little more than the worker's start. Judged before the fork, in global setup itself,
+// it delayed the fork by all it took (docs/performance.md). Tests that ask for their verdict before there
+// is one wait for it (harness/verdicts-file.ts).
 //
 // Global setup starts it; its teardown and the reporter wait for its end, the reporter stopping it first
 // should the run have ended without it (timed out): nothing it writes may land after the reports.
@@ -16,7 +16,8 @@ export interface JudgingEnd {
 }
 
 interface Judging {
-  start(): Promise<JudgingEnd>;
+  /** Starts the judging, unless it was stopped first; its end, or nothing when it never started. */
+  start(): Promise<JudgingEnd | undefined>;
   stop(): void;
 }
 
@@ -25,36 +26,36 @@ let current: Judging | undefined;
 /**
  * Runs `work` once Playwright forks the first worker (the channel tells of every child process made), or when
  * its end is first asked for, whichever comes first: a run whose filters leave no test starts no worker.
- * `work` never rejects; it stops early when its signal aborts (Ctrl+C, or a run ended without it).
+ * Ctrl+C (SIGINT, which Playwright's runner also takes) aborts its signal; once stopped before it started,
+ * it never starts: an interrupted run sends nothing more. `work` never rejects.
  */
 export function startJudging(work: (signal: AbortSignal) => Promise<JudgingEnd>): void {
   const controller = new AbortController();
-  const stop = () => controller.abort();
   let started: Promise<JudgingEnd> | undefined;
-  const start = () => {
+  // Taken only while it can matter: afterwards SIGINT is Playwright's alone again, as it was before.
+  const stop = () => {
+    controller.abort();
+    process.off('SIGINT', stop);
+  };
+  const start = async () => {
     unsubscribe('child_process', onChild);
-    started ??= (async () => {
-      process.on('SIGINT', stop);
-      try {
-        return await work(controller.signal);
-      } finally {
-        process.off('SIGINT', stop);
-      }
-    })();
+    if (!started && controller.signal.aborted) return undefined;
+    started ??= work(controller.signal).finally(() => process.off('SIGINT', stop));
     return started;
   };
   // Started once the fork has returned, not inside it: the worker is on its way first.
   const onChild = () => setImmediate(start);
   subscribe('child_process', onChild);
+  process.on('SIGINT', stop);
   current = { start, stop };
 }
 
-/** How the run's judging ended, starting it first if no worker did; nothing when no judging is in this process (a merge of shards). */
+/** How the run's judging ended, starting it first if no worker did; nothing when it never ran (stopped first, or a merge of shards). */
 export async function judgingEnded(): Promise<JudgingEnd | undefined> {
   return current?.start();
 }
 
-/** Stops the run's judging, if it still runs, and waits for it to end. */
+/** Stops the run's judging, if it still runs, and waits for it to end; one not started never starts. */
 export async function stopJudging(): Promise<void> {
   current?.stop();
   await current?.start();

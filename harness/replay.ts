@@ -30,7 +30,7 @@ export function clausesToReplay(): Clause[] {
  */
 export async function runVerdicts(testInfo: Pick<TestInfo, 'timeout' | 'setTimeout'>): Promise<RunVerdicts> {
   const dir = process.env[VERDICTS_VARIABLE];
-  if (!dir) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup judges the target');
+  if (!dir) throw new Error('no verdicts: run the suite through its Playwright config, whose global setup has the target judged');
   const ready = readyVerdicts(dir);
   if (ready) return ready;
   const timeout = testInfo.timeout;

@@ -1,7 +1,7 @@
 import type { TargetVerdicts } from './verdicts.ts';
 
-// The request log global setup leaves in the report folder. Its own module, so that the reporter, made
-// with the configuration, reads it without loading global setup and everything it judges with.
+// The request log the judging leaves in the report folder. Its own module, so that the reporter, made
+// with the configuration, reads it without loading the judging and everything it judges with.
 
 export const REQUEST_LOG = 'requests.json';
 

@@ -8,7 +8,7 @@ import type { ConformanceReport } from './conformance-result.ts';
 const REPORT_FILES = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'requests.json'];
 
 export interface BundleTarget {
-  /** Where the target's reports are, and where global setup left its redacted exchanges. */
+  /** Where the target's reports are, and where the judging left its redacted exchanges. */
   reportDir: string;
   /** A folder to write the bundle to instead of the archive beside the reports. */
   evidenceDir?: string;

@@ -1,10 +1,15 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { judgingEnded, startJudging, stopJudging } from '../../harness/judging.ts';
 import { runVerdicts } from '../../harness/replay.ts';
 import { VERDICTS_VARIABLE, inheritedCatalogue, openVerdictsFolder, readyVerdicts } from '../../harness/verdicts-file.ts';
 import { loadCatalogue } from '../../harness/catalogue.ts';
+import { judgeRun } from '../../harness/global-setup.ts';
+import { recordingReference, withServer } from '../support/hostile-servers.ts';
+import { configFor } from '../support/judge-against.ts';
 
 // The runner judges while Playwright starts the first worker (harness/judging.ts); the tests take the
 // catalogue at once and their verdicts once the judge leaves them (harness/verdicts-file.ts).
@@ -92,4 +97,42 @@ test('stopping the judging aborts what it does and waits for its end, as the rep
   await stopJudging();
   expect(judging.aborted()).toBe(true);
   expect(await judgingEnded()).toEqual({ problem: 'stopped' });
+});
+
+test('a judging stopped before it started never starts: an interrupted run sends nothing more', async () => {
+  const judging = watchedJudging();
+  await stopJudging();
+  expect(await judgingEnded()).toBeUndefined();
+  await child();
+  expect(judging.startedAt()).toBeUndefined();
+});
+
+test('Ctrl+C (SIGINT) aborts the judging, started or not', async () => {
+  const judging = watchedJudging();
+  await child();
+  process.emit('SIGINT');
+  expect(judging.aborted()).toBe(true);
+  expect(await judgingEnded()).toEqual({ problem: 'stopped' });
+  const early = watchedJudging();
+  process.emit('SIGINT');
+  expect(await judgingEnded()).toBeUndefined();
+  expect(early.startedAt()).toBeUndefined();
+});
+
+test("a fault of the suite's own while judging still leaves the tests a file, and the run its error", async () => {
+  await withServer(recordingReference(), async (target) => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'conformance-judge-fault-'));
+    const folder = openVerdictsFolder(loadCatalogue());
+    try {
+      // A report folder that is a file: the request log cannot be written.
+      const reportDir = path.join(scratch, 'a-file');
+      writeFileSync(reportDir, '');
+      const end = await judgeRun([{ ...configFor(target.url), reportDir }], false, folder, new AbortController().signal);
+      expect(String(end.error)).toContain('ENOTDIR');
+      expect(readyVerdicts(folder.path)).toEqual({ stopped: 'the suite failed while judging: see the error the run ends with' });
+    } finally {
+      folder.remove();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });

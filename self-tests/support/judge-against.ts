@@ -15,7 +15,7 @@ import { QUICK_TIMEOUTS, reasonOf } from './hostile-servers.ts';
 import { referenceTargetEnv, statusesOf, type SuiteRun } from './run-suite.ts';
 
 // A hostile target judged in this process: the real transport against the real loopback server, then the
-// steps global setup takes, and the words the report would give. A few black-box runs prove that the
+// steps the judging takes, and the words the report would give. A few black-box runs prove that the
 // command, Playwright and the reporter say the same.
 
 /** What conformance.json would say of a run against a target, every clause of the catalogue judged. */
@@ -38,7 +38,7 @@ interface ClauseResult {
 }
 
 /** The configuration a run of `runAgainst` reads, from a scratch folder so that no `.env` of the developer's is read. */
-function configFor(baseUrl: string, overrides: Record<string, string>): TargetConfig {
+export function configFor(baseUrl: string, overrides: Record<string, string> = {}): TargetConfig {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-'));
   try {
     return loadConfig(referenceTargetEnv(baseUrl, { ...QUICK_TIMEOUTS, ...overrides }), scratch);
@@ -69,7 +69,7 @@ function judgedRun(results: [string, ClauseResult][], recording: Recording, erro
   };
 }
 
-/** A run the preflight stopped: global setup throws, and the report errors every clause with the error's first line. */
+/** A run the preflight stopped: global setup's teardown throws, and the report errors every clause with the error's first line. */
 function stoppedRun(problem: string, recording: Recording): JudgedRun {
   const error = asPlaywrightGives(runStopped(problem).message);
   const reason = `not evaluated: ${error.split('\n')[0]}`;
