@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ACCEPTED_CODINGS, readBody } from './body.ts';
 import type { Credential, Exchange, ExchangeRequest } from './exchange.ts';
 import type { DecodedBodies } from './decoded-bodies.ts';
-import { undici, type Network } from './network.ts';
+import type { Network } from './network.ts';
 import { nextTry } from './rate-limit.ts';
 import { deadlinePassed, describeTransportError, unaskedTransferCoding, type FailureContext } from './transport-failures.ts';
 
@@ -48,7 +48,8 @@ interface Answer {
 /** One GET and its whole answer, into `answer` as it arrives; throws what undici throws, or stops when `signal` aborts. */
 async function fetchAnswer(url: string, headers: Record<string, string>, options: HttpOptions, signal: AbortSignal, answer: Answer): Promise<void> {
   // One connection per request (`reset`); undici never follows a redirect on its own.
-  const response = await undici().request(url, { dispatcher: options.network.dispatcher, method: 'GET', headers, signal, reset: true });
+  const { origin, pathname, search } = new URL(url);
+  const response = await options.network.dispatcher.request({ origin, path: `${pathname}${search}`, method: 'GET', headers, signal, reset: true });
   answer.status = response.statusCode;
   answer.contentType = headerValue(response.headers, 'content-type');
   answer.location = headerValue(response.headers, 'location');
