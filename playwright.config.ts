@@ -9,16 +9,19 @@ import { REFUSAL_VARIABLE, SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShap
 const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
 const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 
+/** The report folder a configuration error still takes, when it can be named (its module required only then). */
+const errorFolder = () =>
+  (require('./harness/replay-folder') as typeof import('./harness/replay-folder')).folderToTakeOnConfigError(process.env, process.cwd());
+
 // Required here, not imported: a worker reads none of the configuration's modules. Written without an
 // extension, which a clone resolves to the TypeScript and the npm package to its build.
 function readRun(): RunShape {
   const { ConfigError } = require('./harness/config-error') as typeof import('./harness/config-error');
-  const { folderToTakeOnConfigError } = require('./harness/replay-folder') as typeof import('./harness/replay-folder');
   const { runTargets } = require('./harness/targets') as typeof import('./harness/targets');
   const runStart = IS_RUNNER ? (require('./reporters/run-start') as typeof import('./reporters/run-start')) : undefined;
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
-  if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), folderToTakeOnConfigError(process.env, process.cwd()));
+  if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), errorFolder());
   try {
     const run = runTargets();
     runStart?.startRun(run);
@@ -28,7 +31,7 @@ function readRun(): RunShape {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
-    if (runStart) return runStart.stopOnConfigError(error, folderToTakeOnConfigError(process.env, process.cwd()));
+    if (runStart) return runStart.stopOnConfigError(error, errorFolder());
     process.stderr.write(`conformance: configuration error: ${error.message}\n`);
     process.exit(2);
   }
