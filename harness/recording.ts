@@ -4,8 +4,7 @@ import { DecodedBodies } from './decoded-bodies.ts';
 import { send } from './http.ts';
 import { DIRECT, openNetwork } from './network.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
-
-export const SUITE_VERSION = '0.1.0';
+import { SUITE_VERSION } from './run-identity.ts';
 
 /** Every answer of one run, held in memory only: it holds the secrets as sent. Every clause judges these answers. */
 export interface Recording {

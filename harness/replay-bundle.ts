@@ -7,7 +7,7 @@ import { placeholderSecrets, readBundleRecording, type BundleRecording } from '.
 import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
 import { contractsHash } from './contracts.ts';
 import { specDocument } from './document.ts';
-import { SUITE_VERSION } from './recording.ts';
+import { SUITE_VERSION } from './run-identity.ts';
 import { replayFolderProblem } from './replay-folder.ts';
 import { readVariables, targetVariables, type Source } from './sources.ts';
 import { REPLAY_VARIABLE, type RunTargets } from './targets.ts';

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import type { TargetConfig } from './config.ts';
 import { contractsHash } from './contracts.ts';
 import { specDocument } from './document.ts';
-import { SUITE_VERSION } from './recording.ts';
 
 // What the shards of one run share, and shards of two runs need not: the suite that judged (its version,
 // contracts and document) and the target's configuration. A merge of shards that differ in it would judge
 // one target by another's answers.
+
+/** This suite's version, in every report, bundle and request it sends (its User-Agent). */
+export const SUITE_VERSION = '0.1.0';
 
 /** The suite that judged, and what it judged by. */
 export interface JudgedBy {

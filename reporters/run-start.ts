@@ -3,7 +3,7 @@ import type { ConfigError } from '../harness/config-error.ts';
 import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
 import type { Product } from '../harness/product.ts';
-import { SUITE_VERSION } from '../harness/recording.ts';
+import { SUITE_VERSION } from '../harness/run-identity.ts';
 import { takeReportFolder } from '../harness/report-folder.ts';
 import type { RunTargets } from '../harness/targets.ts';
 import { writeArtifacts } from './artifacts.ts';

@@ -8,7 +8,7 @@ import { contractsHash } from '../harness/contracts.ts';
 import { specDocument } from '../harness/document.ts';
 import { judge } from '../harness/judge.ts';
 import { preflightProblem } from '../harness/preflight.ts';
-import { SUITE_VERSION } from '../harness/recording.ts';
+import { SUITE_VERSION } from '../harness/run-identity.ts';
 import { buildConformanceReport, clauseRunOf, type ConformanceReport } from './conformance-result.ts';
 
 // Verifying a bundle offline: its digests, then every clause judged again from its exchanges by this suite,
