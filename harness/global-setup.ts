@@ -1,10 +1,9 @@
 import type { FullConfig } from '@playwright/test';
 import { loadCatalogue } from './catalogue.ts';
-import { judgingEnded, startJudging } from './judging.ts';
+import type { TargetConfig } from './config.ts';
+import { judgingEnded, startJudging, type JudgingEnd } from './judging.ts';
 import { runStopped } from './preflight.ts';
 import { runTargets } from './targets.ts';
-import type { TargetConfig } from './config.ts';
-import type { JudgingEnd } from './judging.ts';
 import { VERDICTS_VARIABLE, openVerdictsFolder, type VerdictsFolder } from './verdicts-file.ts';
 
 /**
