@@ -22,7 +22,8 @@ export async function judgeRun(targets: TargetConfig[], multi: boolean, folder: 
       // The error's own words may quote a secret: the tests are told only where to look.
       folder.publish({ stopped: 'the suite failed while judging: see the error the run ends with' });
     } catch {
-      // the temporary folder is gone: no test can have waited in it
+      // Not even that could be written (a full disk): without the folder, a waiting test stops waiting.
+      folder.remove();
     }
     return { error };
   }

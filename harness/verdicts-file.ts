@@ -73,12 +73,14 @@ export function readyVerdicts(dir: string): RunVerdicts | undefined {
 
 /**
  * The verdicts of this run, once the judge has left them. The wait has no bound of its own: the runner
- * always leaves a file, verdicts or a stop, and the run's own timeout bounds the judge.
+ * leaves a file, verdicts or a stop, and the run's own timeout bounds the judge. A runner that could write
+ * neither (a full disk) removes the folder, which ends the wait at once.
  */
 export async function awaitVerdicts(dir: string): Promise<RunVerdicts> {
   for (;;) {
     const run = readyVerdicts(dir);
     if (run) return run;
+    if (!existsSync(dir)) throw new Error(`the runner left no verdicts in ${dir}: the run's error says why`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { judgingEnded, startJudging, stopJudging } from '../../harness/judging.ts';
 import { runVerdicts } from '../../harness/replay.ts';
-import { VERDICTS_VARIABLE, inheritedCatalogue, openVerdictsFolder, readyVerdicts } from '../../harness/verdicts-file.ts';
+import { VERDICTS_VARIABLE, awaitVerdicts, inheritedCatalogue, openVerdictsFolder, readyVerdicts } from '../../harness/verdicts-file.ts';
 import { loadCatalogue } from '../../harness/catalogue.ts';
 import { judgeRun } from '../../harness/global-setup.ts';
 import { recordingReference, withServer } from '../support/hostile-servers.ts';
@@ -130,9 +130,20 @@ test("a fault of the suite's own while judging still leaves the tests a file, an
       const end = await judgeRun([{ ...configFor(target.url), reportDir }], false, folder, new AbortController().signal);
       expect(String(end.error)).toContain('ENOTDIR');
       expect(readyVerdicts(folder.path)).toEqual({ stopped: 'the suite failed while judging: see the error the run ends with' });
+      // With not even the stop written (the folder gone here, a full disk elsewhere), the judging still ends with the error.
+      const gone = openVerdictsFolder(loadCatalogue());
+      gone.remove();
+      const without = await judgeRun([{ ...configFor(target.url), reportDir }], false, gone, new AbortController().signal);
+      expect(String(without.error)).toContain('ENOTDIR');
     } finally {
       folder.remove();
       rmSync(scratch, { recursive: true, force: true });
     }
   });
+});
+
+test('a test waiting for verdicts the runner could not write stops waiting once the folder is gone', async () => {
+  const folder = openVerdictsFolder(loadCatalogue());
+  setTimeout(() => folder.remove(), 100);
+  await expect(awaitVerdicts(folder.path)).rejects.toThrow(`the runner left no verdicts in ${folder.path}: the run's error says why`);
 });
