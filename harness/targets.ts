@@ -64,7 +64,8 @@ let thisRun: RunTargets | undefined;
 
 /**
  * The targets of this run, read once: the configuration, global setup and the reporter all run in
- * Playwright's runner, and take the same reading (a replayed bundle is read once, not three times).
+ * Playwright's runner, and take the same reading (a replayed bundle is checked once, no longer twice; the
+ * judging reads its exchanges).
  */
 export function runTargets(): RunTargets {
   thisRun ??= loadTargets();
