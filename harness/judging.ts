@@ -1,10 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
 // The run's judging (every request sent, every clause judged) runs in the runner while Playwright starts
-// the first worker. A worker takes about 0.3 s to start, and the runner waits for it: judged then, a small
-// target costs the run little more than the worker's start. Judged before the fork, in global setup itself,
-// it delayed the fork by all it took (docs/performance.md). Tests that ask for their verdict before there
-// is one wait for it (harness/verdicts-file.ts).
+// the first worker. A worker takes about 0.3 s to start, and the runner would wait for it idle: judged then,
+// a small target adds only what the two share of the machine's cores. Judged before the fork, in global
+// setup itself, it delayed the fork by all it took (docs/performance.md). Tests that ask for their verdict
+// before there is one wait for it (harness/verdicts-file.ts).
 //
 // Global setup starts it; its teardown and the reporter wait for its end, the reporter stopping it first
 // should the run have ended without it (timed out): nothing it writes may land after the reports.
