@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from './config.ts';
 import { bundleRecording, recordingOf } from './bundle-recording.ts';
-import { replayedRecording } from './replay-bundle.ts';
 import type { Exchange } from './exchange.ts';
 import { stageEvidence } from './evidence-stage.ts';
 import { judge } from './judge.ts';
@@ -36,6 +35,8 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: Targ
 
 /** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
 function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
+  // Required, not imported: a run that replays nothing loads none of the bundle's modules (harness/targets.ts).
+  const { replayedRecording } = require('./replay-bundle') as typeof import('./replay-bundle');
   const bundle = replayedRecording(replay.file);
   return { recording: recordingOf(bundle), consistency: bundle.facts.consistency };
 }
