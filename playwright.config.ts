@@ -2,12 +2,24 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { REFUSAL_VARIABLE, SHAPE_VARIABLE, inheritedShape, shapeOf, type RunShape } from './harness/run-shape.ts';
+import { replayFile } from './harness/replay-file.ts';
 
 // This file is read by the runner and again by every worker; only the runner reads the configuration and
-// takes the report folder. A worker, started again after every failing clause, takes what the runner left it.
+// takes the report folder. A worker, started again after every failing clause, takes what global setup left
+// it (harness/replay-file.ts).
 const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
 const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
+
+/** A run the command refused before Playwright read this suite's configuration: the line that says why. */
+const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
+
+/** What this file needs of the run's configuration. */
+interface RunShape {
+  reportDir: string;
+  /** One Playwright project per target, by name; none for a single target. */
+  projects?: string[];
+  runTimeoutMs: number;
+}
 
 /** The report folder a configuration error still takes, when it can be named (its module required only then). */
 const errorFolder = () =>
@@ -22,12 +34,18 @@ function readRun(): RunShape {
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
   if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), errorFolder());
+  // Playwright's own --shard, given to Playwright directly, would split one run's tests and send every request in each shard.
+  if (runStart && process.argv.some((arg) => arg === '--shard' || arg.startsWith('--shard=')))
+    return runStart.stopOnConfigError(
+      new ConfigError(
+        "Playwright's --shard splits a run's tests; the suite splits its targets: set CONFORMANCE_SHARD=i/n, or give --shard=i/n to admin-api-conformance",
+      ),
+      errorFolder(),
+    );
   try {
     const run = runTargets();
     runStart?.startRun(run);
-    const shape = shapeOf(run);
-    process.env[SHAPE_VARIABLE] = JSON.stringify(shape);
-    return shape;
+    return { reportDir: run.reportDir, projects: run.multi ? run.targets.map((t) => t.name) : undefined, runTimeoutMs: run.targets[0].runTimeoutMs };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
@@ -37,17 +55,15 @@ function readRun(): RunShape {
   }
 }
 
-const run = (IS_WORKER ? inheritedShape(process.env) : undefined) ?? readRun();
+const run: RunShape = (IS_WORKER ? replayFile() : undefined) ?? readRun();
 
 // Playwright's own by-products (test results, .last-run.json, error context, traces) stay out of the report folder,
 // in a folder of this user's: on a machine several users share, the first run's folder is not the others' to write in.
 const OUTPUT_ROOT = process.getuid ? `admin-api-conformance-${process.getuid()}` : 'admin-api-conformance';
 const OUTPUT_DIR = path.join(os.tmpdir(), OUTPUT_ROOT, createHash('sha256').update(run.reportDir).digest('hex').slice(0, 12));
 
-const SHARDED = process.argv.some((arg) => arg.startsWith('--shard'));
-
-// A blob report, the suite's for a shard or one asked for with --reporter=blob, goes to the report folder,
-// not beside this file (inside node_modules, for the installed package).
+// A blob report, one asked for with --reporter=blob, goes to the report folder, not beside this file (inside
+// node_modules, for the installed package).
 if (!IS_WORKER) process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR ||= path.join(run.reportDir, 'blob-report');
 
 // In a clone Playwright loads this suite as TypeScript; the npm package runs its build (dist/), as JavaScript.
@@ -59,24 +75,17 @@ export default defineConfig({
   outputDir: OUTPUT_DIR,
   // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
   projects: run.projects?.map((name) => ({ name })),
-  // The runner sends each request once and judges every clause while the first worker starts (harness/judging.ts);
-  // a test only replays its clause's verdict.
+  // Global setup sends each request once and judges every clause before any worker starts; a test only replays
+  // its clause's verdict.
   // One worker is fastest (docs/performance.md): Playwright's start-up dominates, and a replay is cheap.
   workers: 1,
   fullyParallel: true,
   retries: 0,
   forbidOnly: true,
-  // A test replays a verdict and sends nothing: the request timeouts bind the judging, not the tests (the first
-  // test waits for the verdicts outside this timeout).
+  // A test replays a verdict and sends nothing: the request timeouts bind the judging, not the tests.
   timeout: 15_000,
   globalTimeout: run.runTimeoutMs,
-  reporter: [
-    ['list'],
-    ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }],
-    [`./reporters/conformance-reporter${EXT}`],
-    // A shard also leaves a blob report, so that `playwright merge-reports` can build the whole run's report.
-    ...(SHARDED ? [['blob', { outputDir: path.join(run.reportDir, 'blob-report') }] as const] : []),
-  ],
+  reporter: [['list'], ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }], [`./reporters/conformance-reporter${EXT}`]],
   globalSetup: `./harness/global-setup${EXT}`,
   use: { trace: 'off' },
 });

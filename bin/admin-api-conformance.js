@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
-// The suite's command: runs the Playwright suite (or merges shards' blob reports) and exits by the
+// The suite's command: runs the Playwright suite (or merges shards' reports) and exits by the
 // verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
+const { accessSync, constants, existsSync, readFileSync, statSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -16,7 +16,6 @@ const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
 const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
 const REPORTER = path.join(SUITE, 'reporters', `conformance-reporter${EXT}`);
-const OUTCOME_VARIABLE = 'ADMIN_API_CONFORMANCE_OUTCOME';
 const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
@@ -34,7 +33,8 @@ function usage() {
 
 Usage:
   admin-api-conformance [run] [-- <playwright options>]  run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
-  admin-api-conformance merge <blob folder>              merge shards' blob reports into the whole report; exit by its verdict
+  admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
+                                                         or -- --shard=i/n) into the run's report; exit by its verdict
   admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
                                                          again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance --help | --version
@@ -66,31 +66,36 @@ function withOurReporter(args) {
 }
 
 /**
- * Runs Playwright, forwards a stop, and exits by the outcome the reporter left. Playwright stays in this
- * process group, so that a CI job that kills the group leaves nothing running. Its error output is held
- * until the reporter has started (a merge's, until it ends): what Playwright prints before, when it
- * refuses its command line, is its message and a stack, and only the message is shown.
+ * Runs Playwright, forwards a stop, and exits by the verdict the reporter sends over the IPC channel, so that
+ * the exit code is the same whatever reporters the user adds or replaces. Playwright stays in this process
+ * group, so that a CI job that kills the group leaves nothing running. Its error output is held until the
+ * reporter has started: what Playwright prints before, when it refuses its command line, is its message and
+ * a stack, and only the message is shown.
  */
-function runPlaywright(args, { merge = false } = {}) {
-  const dir = outcomeFolder();
-  const outcome = path.join(dir, 'outcome.json');
+function runPlaywright(args) {
+  checkTemporaryFolder();
   // Playwright's HTML reporter, asked for with --reporter=html, serves its report in a terminal until Ctrl+C
   // once a test failed: the command would never end with its verdict. The report is still written, where
   // the user stands as in a project of their own, not beside the suite (in node_modules, when installed).
   const env = {
     ...process.env,
-    [OUTCOME_VARIABLE]: outcome,
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_HTML_OUTPUT_DIR: process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || path.resolve('playwright-report'),
   };
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe', 'ipc'], env });
+  /** @type {{ started?: boolean, exitCode?: number }} what the reporter said */
+  const outcome = {};
   /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
   let held = [];
-  child.stderr.on('data', (/** @type {Buffer} */ chunk) => {
-    if (held && !merge && existsSync(outcome)) {
+  child.on('message', (/** @type {{ started?: unknown, exitCode?: unknown }} */ message) => {
+    if (message?.started === true) outcome.started = true;
+    if (Number.isInteger(message?.exitCode)) outcome.exitCode = /** @type {number} */ (message.exitCode);
+    if (outcome.started && held) {
       process.stderr.write(Buffer.concat(held));
       held = undefined;
     }
+  });
+  child.stderr.on('data', (/** @type {Buffer} */ chunk) => {
     if (held) held.push(chunk);
     else process.stderr.write(chunk);
   });
@@ -111,31 +116,20 @@ function runPlaywright(args, { merge = false } = {}) {
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
     if (stoppedBy) process.stderr.write(errors);
-    process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors, merge));
+    process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors));
   });
 }
 
 /**
- * A private folder for the reporter's outcome, in the system's temporary folder, where Playwright keeps its
- * by-products too: one that cannot be made there (TMPDIR names a missing or read-only folder) is said in one line.
+ * The system's temporary folder, where the run leaves its workers their file and Playwright its by-products:
+ * one that cannot be written (TMPDIR names a missing or read-only folder) is said in one line.
  */
-function outcomeFolder() {
+function checkTemporaryFolder() {
   try {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-api-conformance-outcome-'));
-    // However the command ends (a refusal exits from deep inside), the folder goes with it.
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    return dir;
+    accessSync(os.tmpdir(), constants.W_OK);
+    if (!statSync(os.tmpdir()).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
   } catch (error) {
-    return refuse(`the temporary folder ${os.tmpdir()} cannot be written (${error.code ?? 'error'}): set TMPDIR to a writable folder`);
-  }
-}
-
-/** The reporter's outcome: absent when the reporter never started, without an exit code when it did not end. */
-function readOutcome(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
+    refuse(`the temporary folder ${os.tmpdir()} cannot be written (${error.code ?? 'error'}): set TMPDIR to a writable folder`);
   }
 }
 
@@ -160,32 +154,37 @@ function oneLine(errors) {
 /**
  * @param {number | null} code
  * @param {NodeJS.Signals | null} signal
- * @param {string} outcomeFile
+ * @param {{ started?: boolean, exitCode?: number }} outcome what the reporter said
  * @param {string} errors Playwright's error output held back
- * @param {boolean} merge
  */
-function exitCodeOf(code, signal, outcomeFile, errors, merge) {
-  const outcome = readOutcome(outcomeFile);
-  const ended = Number.isInteger(outcome?.exitCode);
-  const refused = code === 1 && !signal && !ended ? oneLine(errors) : undefined;
+function exitCodeOf(code, signal, outcome, errors) {
+  const refused = code === 1 && !signal && outcome.exitCode === undefined ? oneLine(errors) : undefined;
   // The reporter starts before global setup: a run that ended before it sent nothing. Playwright refused
-  // its command line (an unknown option, --workers=0, --shard=3/2, a --project or --reporter it cannot find).
-  if (refused?.message !== undefined && outcome === undefined) {
+  // its command line (an unknown option, --workers=0, a --project or --reporter it cannot find).
+  if (refused?.message !== undefined && !outcome.started) {
     process.stderr.write(refused.before);
     return refuseRun(`Playwright refused to start: ${refused.message}`);
   }
-  // A merge whose reporter started and never ended could not read a blob report.
-  if (refused?.message !== undefined && merge) {
-    process.stderr.write(`${refused.before}conformance: no verdict: the blob reports could not be merged: ${refused.message}\n`);
-    return EXIT.noVerdict;
-  }
   process.stderr.write(errors);
   if (code === EXIT.configuration) return EXIT.configuration;
-  if (ended) return outcome.exitCode;
+  if (outcome.exitCode !== undefined) return outcome.exitCode;
   // A runner killed from outside, most often by the system when memory ran out, has no exit code to show.
   const end = signal ? `Playwright was killed by ${signal}${signal === 'SIGKILL' ? ', perhaps for lack of memory' : ''}` : `Playwright exited ${code}`;
   process.stderr.write(`conformance: no verdict: the run ended before its report (${end})\n`);
   return EXIT.noVerdict;
+}
+
+/**
+ * Playwright's --shard splits a run's tests; the suite splits its targets, each judged whole in one shard, every
+ * request sent once: --shard=i/n is taken as CONFORMANCE_SHARD=i/n, and is no option of Playwright's.
+ */
+function sharded(args) {
+  const at = args.findIndex((arg) => arg === '--shard' || arg.startsWith('--shard='));
+  if (at < 0) return args;
+  const value = args[at] === '--shard' ? args[at + 1] : args[at].slice('--shard='.length);
+  if (value === undefined) return refuse('--shard needs i/n, such as --shard=2/3');
+  process.env.CONFORMANCE_SHARD = value;
+  return [...args.slice(0, at), ...args.slice(at + (args[at] === '--shard' ? 2 : 1))];
 }
 
 const COMMANDS = ['run', 'merge', 'verify'];
@@ -235,8 +234,8 @@ function main(argv) {
   const command = at < 0 ? 'run' : ours[at];
   if (!COMMANDS.includes(command)) return unknownCommand(command);
   const rest = at < 0 ? ours : [...ours.slice(0, at), ...ours.slice(at + 1)];
-  if (command === 'merge') return runMerge(ours[at + 1], passed);
-  if (command === 'verify') return runVerify([...rest, ...passed]);
+  if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
+  if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.
@@ -246,18 +245,19 @@ function main(argv) {
   if (ui) return refuseRun(`${ui.split('=')[0]} starts Playwright's UI mode, which waits for a person and gives no verdict: run without it`);
   const config = [...rest, ...passed].find((arg) => ['-c', '--config'].some((option) => arg === option || arg.startsWith(`${option}=`)));
   if (config) return refuseRun(`${config.split('=')[0]} names another Playwright configuration; the command runs the suite's own: drop it`);
-  return runPlaywright(['test', '--config', CONFIG, ...withOurReporter([...rest, ...passed])]);
+  return runPlaywright(['test', '--config', CONFIG, ...withOurReporter(sharded([...rest, ...passed]))]);
 }
 
 /**
- * Verifies an evidence bundle with this suite's judge, in a child process: a clone runs the TypeScript
+ * Runs one of the suite's own commands (verify, merge) in a child process: a clone runs the TypeScript
  * sources through tsx (a development dependency of a clone), the installed package its build.
  */
-function runVerify(args) {
-  const script = path.join(SUITE, 'reporters', `verify-command${EXT}`);
+function runModule(name, args) {
+  const script = path.join(SUITE, 'reporters', `${name}${EXT}`);
   const tsx = EXT === '.ts' ? resolved('tsx') : undefined;
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
-  if (EXT === '.ts' && !tsx) return refuse('verify from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev');
+  if (EXT === '.ts' && !tsx)
+    return refuse(`${name.replace('-command', '')} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
   const loader = tsx ? ['--import', pathToFileURL(tsx).href] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
   child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
@@ -270,21 +270,6 @@ function resolved(id) {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The shards' blob reports to merge: a folder holding Playwright's blob .zip files. What is not one is said in
- * one line before Playwright starts, which would answer with its stack.
- */
-function runMerge(folder, passed) {
-  if (!folder) return fail("merge needs the folder holding the shards' blob reports");
-  const dir = path.resolve(folder);
-  if (!existsSync(dir)) return refuse(`merge: there is no folder ${dir}`);
-  if (!statSync(dir).isDirectory()) return refuse(`merge: ${dir} is a file; give the folder that holds the shards' blob reports`);
-  if (!readdirSync(dir).some((f) => f.endsWith('.zip')))
-    return refuse(`merge: ${dir} holds no blob report (.zip); copy there the blob-report/ files of every shard`);
-  // A user's --reporter replaces the one given here: it is kept in theirs, as for a run.
-  return runPlaywright(['merge-reports', '--reporter', REPORTER, ...withOurReporter(passed), dir], { merge: true });
 }
 
 /**
@@ -329,11 +314,6 @@ function refuseRun(message) {
 /** A mistake on the command line: one line, exit code 2. */
 function refuse(message) {
   process.stderr.write(`admin-api-conformance: ${message}\n`);
-  process.exit(EXIT.configuration);
-}
-
-function fail(message) {
-  process.stderr.write(`admin-api-conformance: ${message}\n\n${usage()}`);
   process.exit(EXIT.configuration);
 }
 

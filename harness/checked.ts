@@ -3,27 +3,22 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { closest } from './closest.ts';
-import { compiledSchema } from './compiled-schemas.ts';
 
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
 // never cast to a type: a misspelt key or a wrong type is named, and no value is quoted (it may be a secret).
 
-// The formats of ajv-formats, which the compiled code names; this module alone does not load Ajv.
-const FORMATS: Record<string, unknown> = require('ajv-formats/dist/formats').fullFormats;
-
-// verbose: an error carries the value, so that an empty one can be told apart; the value is never printed.
-// The suite's own schemas are checked by its self-tests; not validating them against the meta-schema here saves
-// tens of milliseconds whenever one is compiled. Named and versioned for the cache of compiled schemas.
-const OPTIONS = 'checked-1: allErrors, strict, verbose, no meta-schema check, ajv-formats full';
-
 let ajv: Ajv | undefined;
 
-/** Ajv, loaded and set up only when a schema has to be compiled. */
+/**
+ * Ajv, loaded when the first schema is compiled. verbose: an error carries the value, so that an empty one can
+ * be told apart; the value is never printed. The suite's own schemas are checked by its self-tests: not
+ * validating them against the meta-schema here saves tens of milliseconds a run.
+ */
 function ajvInstance(): Ajv {
   if (ajv) return ajv;
-  const { Ajv2020, _ } = require('ajv/dist/2020.js');
+  const { Ajv2020 } = require('ajv/dist/2020.js');
   const addFormats: (a: Ajv) => void = require('ajv-formats').default;
-  ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false, code: { source: true, formats: _`__formats` } }) as Ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false }) as Ajv;
   addFormats(ajv);
   return ajv;
 }
@@ -36,14 +31,10 @@ function validatorOf(schemaFile: URL): ValidateFunction {
   if (validate) return validate;
   const file = new URL(schemaFile.href.replace(/#.*$/, ''));
   const schema = JSON.parse(readFileSync(file, 'utf8'));
-  const ref = `${schema.$id}${schemaFile.hash}`;
-  validate = compiledSchema({ options: OPTIONS, schema, ref, formats: FORMATS }, () => {
-    const ajv = ajvInstance();
-    if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-    const found = ajv.getSchema(ref);
-    if (!found) throw new Error(`${schemaFile.href} names no schema`);
-    return { ajv, validate: found };
-  }).validate;
+  const ajv = ajvInstance();
+  if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  validate = ajv.getSchema(`${schema.$id}${schemaFile.hash}`);
+  if (!validate) throw new Error(`${schemaFile.href} names no schema`);
   compiled.set(schemaFile.href, validate);
   return validate;
 }

@@ -1,49 +1,54 @@
 import type { FullConfig } from '@playwright/test';
 import { loadCatalogue } from './catalogue.ts';
-import type { TargetConfig } from './config.ts';
-import { judgingEnded, startJudging, type JudgingEnd } from './judging.ts';
 import { runStopped } from './preflight.ts';
+import { leaveReplayFile, type Replay } from './replay-file.ts';
+import { startJudging, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
 import { runTargets } from './targets.ts';
-import { VERDICTS_VARIABLE, openVerdictsFolder, type VerdictsFolder } from './verdicts-file.ts';
+import { clauseResults, type ClauseResult } from '../reporters/conformance-result.ts';
 
-/**
- * Judges every target and leaves the tests their verdicts, or why there are none: whatever happens, a file,
- * so that no test waits for one in vain. Never rejects.
- */
-export async function judgeRun(targets: TargetConfig[], multi: boolean, folder: VerdictsFolder, signal: AbortSignal): Promise<JudgingEnd> {
-  try {
-    // Required here, not imported: the judge's modules load while the worker starts too.
-    const { judgeTargets } = require('./judge-run') as typeof import('./judge-run');
-    const end = signal.aborted ? {} : await judgeTargets(targets, multi, signal);
-    folder.publish(end.targets ? { targets: end.targets } : { stopped: end.problem === undefined ? 'the run was stopped' : runStopped(end.problem).message });
-    return { problem: end.problem };
-  } catch (error) {
-    try {
-      // The error's own words may quote a secret: the tests are told only where to look.
-      folder.publish({ stopped: 'the suite failed while judging: see the error the run ends with' });
-    } catch {
-      // Not even that could be written (a full disk): without the folder, a waiting test stops waiting.
-      folder.remove();
-    }
-    return { error };
+/** What a clause's test does with the status the report will give it. */
+function replayOf(result: ClauseResult): Replay {
+  if (result.status === 'not-exercised') return { status: result.status, message: `not exercised: ${result.reason}` };
+  if (result.status === 'observed') return { status: result.status, message: 'observed: recorded, never judged (the document leaves it open)' };
+  if (result.status === 'known-deviation') return { status: result.status, message: result.reason, deviation: result.deviation?.reason };
+  return { status: result.status, message: result.reason };
+}
+
+/** Every clause's replay for one target: a target that left nothing to judge skips them all, with its problem. */
+function replaysOf(target: TargetJudgement, judgement: RunJudgement): Record<string, Replay> {
+  const { catalogue, today } = judgement;
+  if (target.problem !== undefined) {
+    const message = `not judged: ${runStopped(target.problem).message}`;
+    return Object.fromEntries(catalogue.map((c) => [c.id, { status: 'not-judged', message }]));
   }
+  const results = clauseResults(catalogue, target.runs, { deviations: target.facts.deviations, today, runStatus: 'passed', runErrors: [] });
+  return Object.fromEntries(results.map((r) => [r.id, replayOf(r)]));
 }
 
 /**
- * Sends every request of the run once per target, judges every clause of the catalogue on the answers,
- * and leaves the redacted verdicts for the tests to replay. The answers themselves stay in this process.
- * All of it runs while the first worker starts (harness/judging.ts); the teardown waits for it, and stops
- * the run with one line when no clause could be judged.
+ * Sends every request of the run once per target and judges every clause of the catalogue on the answers,
+ * here in the runner, before any worker starts; the judgement stays in this process for the reporter, and
+ * the workers get a file of what each test replays. A run none of whose targets left anything to judge
+ * stops here with one line.
  */
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  const { multi, targets } = runTargets();
-  const folder = openVerdictsFolder(loadCatalogue());
-  process.env[VERDICTS_VARIABLE] = folder.path;
-  startJudging((signal) => judgeRun(targets, multi, folder, signal));
-  return async () => {
-    const end = await judgingEnded();
-    folder.remove();
-    if (end?.error !== undefined) throw end.error;
-    if (end?.problem !== undefined) throw runStopped(end.problem);
-  };
+export default async function globalSetup(_config: FullConfig): Promise<(() => void) | undefined> {
+  const run = runTargets();
+  const catalogue = loadCatalogue();
+  const today = new Date().toISOString().slice(0, 10);
+  // Required here, not imported: a listing (`--list`) loads no judge.
+  const { judgeTargets } = require('./judge-run') as typeof import('./judge-run');
+  const end = await startJudging((signal) => judgeTargets(run.targets, run.multi, catalogue, today, signal));
+  if (end === undefined) return undefined;
+  if ('error' in end) throw end.error;
+  const { judgement } = end;
+  const stopped = judgement.targets.filter((t) => t.problem !== undefined);
+  if (stopped.length === judgement.targets.length)
+    throw runStopped(run.multi ? stopped.map((t) => `${t.config.name}: ${t.problem}`).join('; ') : stopped[0].problem!);
+  return leaveReplayFile({
+    reportDir: run.reportDir,
+    projects: run.multi ? run.targets.map((t) => t.name) : undefined,
+    runTimeoutMs: run.targets[0].runTimeoutMs,
+    catalogue,
+    replays: Object.fromEntries(judgement.targets.map((t) => [t.project, replaysOf(t, judgement)])),
+  });
 }

@@ -1,5 +1,5 @@
-// What the runner does while the first worker starts (harness/judging.ts): every request of the run sent
-// once per target, every clause judged, the request log and the evidence left in the report folder.
+// What global setup does: every request of the run sent once per target, every clause judged, the request
+// log and the evidence left in the report folder. Targets are judged side by side, each on its own.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
@@ -13,12 +13,13 @@ import { record, type Recording } from './recording.ts';
 import { cut, shown } from './evidence.ts';
 import { createSecrets, redactValue, type Secrets } from './redact.ts';
 import { consistencyOf } from './repeat.ts';
-import { runFacts, verdictsOf, type RunFacts, type TargetVerdicts } from './verdicts.ts';
-import type { JudgedTargets } from './verdicts-file.ts';
+import { runFacts, runsOf, type RunFacts } from './verdicts.ts';
+import type { RunJudgement, TargetJudgement } from './run-judgement.ts';
+import type { Clause } from './catalogue.ts';
 import { REQUEST_LOG, type RequestLog } from './request-log.ts';
 import { makeFolder } from './folders.ts';
 
-function writeRequestLog(config: TargetConfig, recording: Recording, facts: TargetVerdicts['facts'], secrets: Secrets): void {
+function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
   const requests = recording.exchanges.map((e) => ({
     method: e.request.method,
     path: e.request.path,
@@ -42,7 +43,7 @@ function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Rec
 }
 
 /** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
-async function judgeTarget(config: TargetConfig, signal: AbortSignal): Promise<{ verdicts: TargetVerdicts; problem?: string } | undefined> {
+async function judgeTarget(config: TargetConfig, catalogue: Clause[], signal: AbortSignal): Promise<Omit<TargetJudgement, 'project'> | undefined> {
   const secrets = createSecrets(config);
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
@@ -53,10 +54,8 @@ async function judgeTarget(config: TargetConfig, signal: AbortSignal): Promise<{
   stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
   const problem = preflightProblem(config, recording);
   // The line that stops the run quotes what the target wrote (a coding's name of up to 16 KiB): redacted, then cut.
-  return {
-    verdicts: verdictsOf(problem === undefined ? judge(recording, config) : [], secrets, facts),
-    problem: problem && cut(problem, secrets, STOPPED_LINE_CHARS),
-  };
+  if (problem !== undefined) return { config, facts, runs: [], problem: cut(problem, secrets, STOPPED_LINE_CHARS) };
+  return { config, facts, runs: runsOf(catalogue, judge(recording, config), secrets) };
 }
 
 /** The most characters of the line that stops the run. */
@@ -72,19 +71,20 @@ async function recordLive(
 }
 
 /**
- * Judges every target of the run: their verdicts by project name, or the problem that leaves nothing to
- * judge (harness/preflight.ts), or neither when `signal` stopped the run meanwhile.
+ * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
+ * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
  */
-export async function judgeTargets(targets: TargetConfig[], multi: boolean, signal: AbortSignal): Promise<{ problem?: string; targets?: JudgedTargets }> {
+export async function judgeTargets(
+  targets: TargetConfig[],
+  multi: boolean,
+  catalogue: Clause[],
+  today: string,
+  signal: AbortSignal,
+): Promise<RunJudgement | undefined> {
   // The embedded reference target runs in this process, and only while its answers are recorded.
   const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
-  const judged = await Promise.all(configs.map((c) => judgeTarget(c, signal))).finally(() => embedded?.close());
-  const verdicts: JudgedTargets = {};
-  for (const [i, target] of judged.entries()) {
-    if (target === undefined) return {};
-    if (target.problem !== undefined) return { problem: multi ? `${configs[i].name}: ${target.problem}` : target.problem };
-    verdicts[multi ? configs[i].name : ''] = target.verdicts;
-  }
-  return { targets: verdicts };
+  const judged = await Promise.all(configs.map((c) => judgeTarget(c, catalogue, signal))).finally(() => embedded?.close());
+  if (judged.some((t) => t === undefined)) return undefined;
+  return { catalogue, today, targets: judged.map((t, i) => ({ ...t!, project: multi ? configs[i].name : '' })) };
 }

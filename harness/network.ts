@@ -19,47 +19,11 @@ export interface Network {
   close(): Promise<void>;
 }
 
-/** The parts of undici the suite uses: its dispatchers, and the connector a pool makes connections with. */
-export interface Undici {
-  Agent: typeof import('undici').Agent;
-  Pool: typeof import('undici').Pool;
-  EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
-  buildConnector: typeof import('undici').buildConnector;
-}
-
-let loaded: Undici | undefined;
-
 /**
  * undici, loaded when the first connections open, not with the configuration: most of a run's start
- * (reading and checking the configuration, taking the report folder) needs none of it. Its index loads
- * all it offers (fetch, WebSocket, caches, mocks, 40 ms or more); the suite's parts are loaded from their
- * own files, and the request API is added to the dispatchers as the index adds it. Should an undici to
- * come move those files, the index is loaded instead (self-tests/transport/undici-parts.test.ts notices).
+ * (reading and checking the configuration, taking the report folder) needs none of it.
  */
-export function undici(): Undici {
-  loaded ??= undiciParts() ?? (require('undici') as typeof import('undici'));
-  return loaded;
-}
-
-/** The suite's parts of undici from their files, or nothing when one of them is not where it was. */
-export function undiciParts(): Undici | undefined {
-  try {
-    const part = (file: string): unknown => require(`undici/lib/${file}`);
-    const parts = {
-      Agent: part('dispatcher/agent'),
-      Pool: part('dispatcher/pool'),
-      EnvHttpProxyAgent: part('dispatcher/env-http-proxy-agent'),
-      buildConnector: part('core/connect'),
-    };
-    const dispatcher = part('dispatcher/dispatcher');
-    const api = part('api');
-    if (![...Object.values(parts), dispatcher].every((p) => typeof p === 'function') || typeof api !== 'object' || api === null) return undefined;
-    Object.assign((dispatcher as { prototype: object }).prototype, api);
-    return parts as Undici;
-  } catch {
-    return undefined;
-  }
-}
+const undici = () => require('undici') as typeof import('undici');
 
 /** No proxy, no certificate of the suite's own: the embedded reference target, in the runner's process. */
 export const DIRECT: NetworkSettings = { proxy: {} };

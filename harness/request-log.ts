@@ -1,4 +1,4 @@
-import type { TargetVerdicts } from './verdicts.ts';
+import type { RunFacts } from './verdicts.ts';
 
 // The request log the judging leaves in the report folder. Its own module, so that the reporter, made
 // with the configuration, reads it without loading the judging and everything it judges with.
@@ -8,6 +8,6 @@ export const REQUEST_LOG = 'requests.json';
 /** The request log as written: what was sent and what came back, without bodies or secrets. */
 export interface RequestLog {
   startedAt: string;
-  target: TargetVerdicts['facts']['target'];
+  target: RunFacts['target'];
   requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
 }

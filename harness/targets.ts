@@ -5,6 +5,9 @@ import { readVariables } from './sources.ts';
 /** Several target files, checked side by side in one run: one Playwright project each. */
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
 
+/** The share of CONFORMANCE_TARGETS this run judges, `i/n`: a CI job of n judges its own targets. */
+export const SHARD_VARIABLE = 'CONFORMANCE_SHARD';
+
 /** An evidence bundle whose exchanges the run judges instead of a target's answers (harness/replay-bundle.ts). */
 export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
@@ -34,10 +37,20 @@ function loadSeveral(files: string[], env: Record<string, string | undefined>, c
   return { targets, reportDir };
 }
 
+/** A share of a run's targets: the i-th of n, and every target of the run, so that a merge can tell what is missing. */
+export interface Shard {
+  current: number;
+  total: number;
+  /** Every target of the run, by name, those of the other shards included. */
+  runTargets: string[];
+}
+
 export interface RunTargets {
   /** True when the targets come from CONFORMANCE_TARGETS: one Playwright project each, and a matrix report. */
   multi: boolean;
+  /** The targets this run judges: all of them, or its shard's. */
   targets: TargetConfig[];
+  shard?: Shard;
   /** Where the run's own reports go; with several targets, each also has a folder of its own below it. */
   reportDir: string;
 }
@@ -51,13 +64,31 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   // Required, not imported: a run that replays nothing loads none of the bundle's modules.
   if (replay !== undefined) return (require('./replay-bundle') as typeof import('./replay-bundle')).loadReplayTargets(replay, env, cwd);
   const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
+  const shard = vars.env[SHARD_VARIABLE] ?? vars.dotenv[SHARD_VARIABLE];
   if (!raw) {
+    if (shard !== undefined)
+      throw new ConfigError(`${SHARD_VARIABLE} splits the targets of ${TARGETS_VARIABLE}; a single target is judged whole, in one run: unset it`);
     const config = loadConfig(env, cwd);
     return { multi: false, targets: [config], reportDir: config.reportDir };
   }
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
-  return { multi: true, ...loadSeveral(files, env, cwd) };
+  const several = loadSeveral(files, env, cwd);
+  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shard)) };
+}
+
+/**
+ * The i-th of n shares of the targets, every n-th from the i-th: each target is judged whole, in one shard,
+ * and every request to it is sent once.
+ */
+export function shareOf(targets: TargetConfig[], text: string): { targets: TargetConfig[]; shard: Shard } {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const [current, total] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!(current >= 1 && current <= total)) throw new ConfigError(`${SHARD_VARIABLE} is "${text}"; give i/n, with i from 1 to n, such as 2/3`);
+  const share = targets.filter((_, i) => i % total === current - 1);
+  if (share.length === 0)
+    throw new ConfigError(`shard ${current}/${total} holds no target: the run has ${targets.length}; split it into at most ${targets.length} shards`);
+  return { targets: share, shard: { current, total, runTargets: targets.map((t) => t.name) } };
 }
 
 let thisRun: RunTargets | undefined;

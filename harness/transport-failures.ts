@@ -74,7 +74,7 @@ export interface FailureContext {
 /** An error as Node and undici throw them: a code, and for some the address, host name or certificate involved. */
 interface TransportError {
   message?: string;
-  code?: string;
+  code?: unknown;
   reason?: string;
   address?: string;
   port?: number;
@@ -204,7 +204,8 @@ const WORDERS = [certificateWords, handshakeWords, proxyWords, connectionWords, 
  */
 export function describeTransportError(error: unknown, context: FailureContext): string {
   const err = (error ?? {}) as TransportError;
-  const code = err.code ?? (error instanceof Error ? error.name : 'unknown');
+  // A code is a word only where Node and undici set one: an AbortError's DOMException code is a number.
+  const code = typeof err.code === 'string' ? err.code : error instanceof Error ? error.name : 'unknown';
   const host = context.url.host;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection to ${host} within ${context.timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
   if (DEADLINE_CODES.has(code)) return deadlinePassed(context.timeoutMs, context.status);

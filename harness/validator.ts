@@ -1,5 +1,4 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { compiledSchema } from './compiled-schemas.ts';
 import { loadSchemas, type JsonSchema } from './contracts.ts';
 import { isRfc3339DateTime } from './rfc3339.ts';
 
@@ -39,25 +38,21 @@ export function inlineRefs(node: unknown, byFile: Map<string, JsonSchema>): unkn
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineRefs(v, byFile)]));
 }
 
-// One date-time check for every date-time field; the compiled code names it, and is handed it when loaded.
+// One date-time check for every date-time field.
 const FORMATS = { 'date-time': { type: 'string', validate: isRfc3339DateTime } };
-
-// Named and versioned for the cache of compiled schemas: change the name when the options below change.
-const OPTIONS = 'contracts-1: allErrors, discriminator, strict, strictRequired off, RFC 3339 date-time, clauses annotation';
 
 let ajv: Ajv | undefined;
 
 /** Ajv, loaded and set up only when a contract has to be compiled. */
 function ajvInstance(): Ajv {
   if (ajv) return ajv;
-  const { Ajv2020, _ } = require('ajv/dist/2020.js');
+  const { Ajv2020 } = require('ajv/dist/2020.js');
   ajv = new Ajv2020({
     allErrors: true,
     discriminator: true,
     strict: true,
     strictRequired: false, // the owner union requires ownerType beside its discriminator
     formats: FORMATS,
-    code: { source: true, formats: _`__formats` },
   }) as Ajv;
   ajv.addKeyword({ keyword: CLAUSES_KEYWORD, schemaType: 'object' });
   return ajv;
@@ -78,11 +73,7 @@ function compileAll(schemas: Map<string, JsonSchema>): Validators {
   const get = (name: SchemaName): ValidateFunction => {
     let fn = compiled.get(name);
     if (!fn) {
-      const node = schema(name);
-      fn = compiledSchema({ options: OPTIONS, schema: node, formats: FORMATS }, () => {
-        const ajv = ajvInstance();
-        return { ajv, validate: ajv.compile(node) };
-      }).validate;
+      fn = ajvInstance().compile(schema(name));
       compiled.set(name, fn);
     }
     return fn;

@@ -1,14 +1,16 @@
+import type { Clause } from './catalogue.ts';
 import type { TargetConfig } from './config.ts';
 import type { KnownDeviation } from './deviations.ts';
 import type { Product } from './product.ts';
 import { clauseEvidence, shown, type ClauseEvidence } from './evidence.ts';
+import { describeUnevaluable, describeViolations } from './format.ts';
 import type { Recording } from './recording.ts';
 import { redactValue, type Secrets } from './redact.ts';
 import type { Consistency } from './repeat.ts';
 import { configurationFacts, digestOf, judgedByThisSuite, type JudgedBy } from './run-identity.ts';
 import type { ClauseCheck, Outcome } from './verdict.ts';
 
-/** The facts of one run every report header needs; attached to each test so that merged shards keep them. */
+/** The facts of one target's run that every report header needs, and its evidence bundle keeps. */
 export interface RunFacts {
   target: { name: string; baseUrl: string; embedded: boolean; reportedVersion?: Record<string, string> };
   startedAt: string;
@@ -20,23 +22,10 @@ export interface RunFacts {
   product?: Product;
   /** Set when the run judged an evidence bundle's exchanges instead of asking a target (a replay). */
   replay?: { bundle: string };
-  /** The suite that judged: a merge takes only shards judged by the suite that merges them. */
+  /** The suite that judged. */
   judgedBy?: JudgedBy;
-  /** A digest of the target's configuration, secrets left out (harness/run-identity.ts): one run's shards share it. */
+  /** A digest of the target's configuration, secrets left out (harness/run-identity.ts). */
   configuration?: string;
-}
-
-/** The judge's word on one clause, secrets replaced: all a test needs to replay it. */
-export interface ClauseVerdict {
-  outcome: Outcome;
-  evidence: ClauseEvidence;
-  /** Why the check itself broke, when it did. */
-  crash?: string;
-}
-
-export interface TargetVerdicts {
-  facts: RunFacts;
-  clauses: Record<string, ClauseVerdict>;
 }
 
 export function runFacts(config: TargetConfig, recording: Recording, secrets: Secrets, consistency?: Consistency): RunFacts {
@@ -61,9 +50,35 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
   );
 }
 
-export function verdictsOf(checks: ClauseCheck[], secrets: Secrets, facts: RunFacts): TargetVerdicts {
-  const clauses = Object.fromEntries(
-    checks.map((c) => [c.clause, { outcome: c.outcome, evidence: clauseEvidence(c, secrets), crash: c.crash && shown(c.crash, secrets) }]),
-  );
-  return { facts, clauses };
+/** Every clause's run, in the catalogue's order, secrets replaced: what every report says of it. */
+export function runsOf(catalogue: Clause[], checks: ClauseCheck[], secrets: Secrets): ClauseRun[] {
+  const byClause = new Map(checks.map((c) => [c.clause, c]));
+  return catalogue.flatMap((clause) => {
+    const check = byClause.get(clause.id);
+    if (!check) return [];
+    return [clauseRunOf(clause, { outcome: check.outcome, evidence: clauseEvidence(check, secrets), crash: check.crash && shown(check.crash, secrets) })];
+  });
+}
+
+/** The judge's word on one clause, in words: what each report says of it. */
+export interface ClauseRun {
+  clause: string;
+  outcome: Outcome;
+  evidence?: ClauseEvidence;
+  /** Why: the violations or the failure in words, or the input a clause not exercised needs. */
+  reason?: string;
+}
+
+/** A clause's run from the judge's verdict, with the words its outcome is told in. Verifying a bundle builds its report from these, as a run does. */
+export function clauseRunOf(clause: Clause, verdict: { outcome: Outcome; evidence?: ClauseEvidence; crash?: string }): ClauseRun {
+  const { outcome, evidence } = verdict;
+  const reason =
+    outcome === 'not-exercised'
+      ? `needs ${clause.needs ?? 'input the target did not provide'}`
+      : outcome === 'failed' && evidence
+        ? describeViolations(clause, evidence)
+        : outcome === 'errored' && evidence
+          ? describeUnevaluable(clause, evidence, verdict.crash)
+          : undefined;
+  return { clause: clause.id, outcome, evidence, reason };
 }

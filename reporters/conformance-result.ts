@@ -3,9 +3,12 @@ import type { KnownDeviation } from '../harness/deviations.ts';
 import type { ClauseEvidence } from '../harness/evidence.ts';
 import type { SpecDocument } from '../harness/document.ts';
 import type { Product } from '../harness/product.ts';
+import type { ClauseRun } from '../harness/verdicts.ts';
 import type { Consistency } from '../harness/repeat.ts';
 
-export type JudgedStatus = 'passed' | 'failed' | 'errored' | 'not-exercised';
+import type { Outcome as JudgedStatus } from '../harness/verdict.ts';
+
+export type { ClauseRun, JudgedStatus };
 /**
  * not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption).
  * observed: an INFO clause whose observation was recorded; the document leaves it open, so it never passes.
@@ -20,19 +23,6 @@ export type Verdict = 'pass' | 'fail' | 'error' | 'partial' | 'incomplete';
 
 /** The exit code a verdict gives the command, the same for every reporter the user adds or replaces. */
 export const EXIT_CODE: Record<Verdict, number> = { pass: 0, fail: 1, error: 3, partial: 3, incomplete: 3 };
-
-/** What the runner finished with for one clause's test; the reporter gathers these from Playwright. */
-export interface ClauseRun {
-  clause: string;
-  /** Playwright's final status of the test. */
-  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
-  /** The outcome the judge recorded, when the test got as far as judging. */
-  outcome?: JudgedStatus;
-  evidence?: ClauseEvidence;
-  /** Playwright's error message, for a test that broke before or while judging. */
-  error?: string;
-  skipReason?: string;
-}
 
 export interface TargetInfo {
   name: string;
@@ -117,35 +107,12 @@ export interface ConformanceReport {
   errors: string[];
 }
 
-/**
- * What a clause's test ends with when it replays the judge's outcome (harness/replay.ts): a violation or an
- * error fails it, a clause not exercised and an observation skip it. Verifying a bundle builds its report
- * from these, as the reporter builds one from the tests.
- */
-export function clauseRunOf(clause: Clause, outcome: JudgedStatus): ClauseRun {
-  if (outcome === 'not-exercised')
-    return { clause: clause.id, status: 'skipped', outcome, skipReason: `not exercised: needs ${clause.needs ?? 'input the target did not provide'}` };
-  if (clause.level === 'INFO' && outcome === 'passed')
-    return { clause: clause.id, status: 'skipped', outcome, skipReason: 'observed: recorded, never judged (the document leaves it open)' };
-  return { clause: clause.id, status: outcome === 'passed' ? 'passed' : 'failed', outcome };
-}
-
-// A test that failed without the judge's word broke (a crash, a timeout): that is an error, never a violation.
-function statusOf(run: ClauseRun | undefined, meta: RunMeta): { status: JudgedStatus | 'not-judged'; reason?: string } {
-  if (run === undefined && meta.runStatus === 'interrupted') return { status: 'not-judged', reason: 'the run was interrupted before its test' };
-  if (run === undefined && meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
-  if (run === undefined && meta.shard)
-    return { status: 'not-judged', reason: `judged in another shard than ${meta.shard}; merge the shards' blob reports for the whole run` };
-  if (run === undefined) return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
-  // A check skips itself only with a reason; one skipped without it never ran (the run timed out or stopped).
-  if (run.status === 'skipped' && run.skipReason === undefined)
-    return { status: 'not-judged', reason: `its test did not run: the run ended ${meta.runStatus}` };
-  // An observation is replayed as a skipped test, so that no runner counts it passed.
-  if (run.status === 'skipped' && run.outcome === 'passed') return { status: 'passed' };
-  if (run.status === 'skipped') return { status: 'not-exercised', reason: run.skipReason!.replace(/^not exercised: /, '') };
-  if (run.status === 'passed') return run.outcome === 'passed' ? { status: 'passed' } : { status: 'errored', reason: 'the check passed without a verdict' };
-  if (run.status === 'failed' && (run.outcome === 'failed' || run.outcome === 'errored')) return { status: run.outcome, reason: run.error };
-  return { status: 'errored', reason: run.error ?? `the check ended ${run.status}` };
+/** A clause without a run: why its verdict is missing. */
+function unrun(meta: Pick<RunMeta, 'runStatus' | 'runErrors'>): { status: 'errored' | 'not-judged'; reason: string } {
+  if (meta.runStatus === 'interrupted') return { status: 'not-judged', reason: 'the run was interrupted before its test' };
+  if (meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
+  if (meta.runStatus === 'timedout') return { status: 'not-judged', reason: 'its test did not run: the run ended timedout' };
+  return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
 }
 
 function deviationState(status: ClauseStatus, deviation: KnownDeviation, today: string): DeviationState {
@@ -193,22 +160,27 @@ function verdictOf(must: Counts, all: Counts, completed: boolean, consistent: bo
   return must.notJudged > 0 ? 'partial' : 'pass';
 }
 
-/** The conformance report: a pure function of the catalogue, the finished runs and the run's facts. */
-export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], meta: RunMeta): ConformanceReport {
+/** Each clause of the catalogue as a report gives it: its run's outcome, or why it has none; a known deviation applied. */
+export function clauseResults(catalogue: Clause[], runs: ClauseRun[], meta: Pick<RunMeta, 'deviations' | 'today' | 'runStatus' | 'runErrors'>): ClauseResult[] {
   const byClause = new Map(runs.map((r) => [r.clause, r]));
   const deviations = new Map(meta.deviations.map((d) => [d.clause, d]));
-  const clauses = catalogue.map((c): ClauseResult => {
+  return catalogue.map((c): ClauseResult => {
     const run = byClause.get(c.id);
     const result: ClauseResult = {
       id: c.id,
       section: c.section,
       level: c.level,
       title: c.title,
-      ...asObserved(c.level, statusOf(run, meta)),
+      ...asObserved(c.level, run ? { status: run.outcome, reason: run.reason } : unrun(meta)),
       evidence: run?.evidence,
     };
     return withDeviation(result, deviations.get(c.id), meta.today);
   });
+}
+
+/** The conformance report: a pure function of the catalogue, the clauses' runs and the run's facts. */
+export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], meta: RunMeta): ConformanceReport {
+  const clauses = clauseResults(catalogue, runs, meta);
   const summary = summaryOf(clauses);
   const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
   return {

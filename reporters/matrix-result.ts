@@ -1,3 +1,4 @@
+import type { Shard } from '../harness/targets.ts';
 import { REPORT_VERSION, type ClauseStatus, type ConformanceReport, type Counts, type MustCounts, type Verdict } from './conformance-result.ts';
 
 /** One run over several targets: each target's verdict and a target × clause matrix. */
@@ -15,6 +16,10 @@ export interface MatrixReport {
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
   completed: boolean;
   errors: string[];
+  /** "i/n" when this run judged one share of the run's targets (CONFORMANCE_SHARD); merged, the shares' reports give the run's. */
+  shard?: string;
+  /** Every target of the run, by name, those of the other shards included: set on a shard's report. */
+  runTargets?: string[];
 }
 
 // The row's status is the worst of its cells: one failing target is enough for the clause to fail.
@@ -42,9 +47,13 @@ function verdictOf(verdicts: Verdict[]): Verdict {
   return (['error', 'incomplete', 'partial'] as const).find((v) => verdicts.includes(v)) ?? 'pass';
 }
 
-/** The matrix of a run over several targets: a pure function of their reports. */
-export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number): MatrixReport {
+/**
+ * The matrix of a run over several targets: a pure function of their reports. A shard of several judged part
+ * of the run: it fails on a violation, and has no verdict of the run's otherwise (partial).
+ */
+export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number, shard?: Shard): MatrixReport {
   const first = reports[0].report;
+  const verdict = verdictOf(reports.map((r) => r.report.verdict));
   return {
     reportVersion: REPORT_VERSION,
     kind: 'matrix',
@@ -52,7 +61,7 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     document: first.document,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0],
     durationMs,
-    verdict: verdictOf(reports.map((r) => r.report.verdict)),
+    verdict: shard && shard.total > 1 && verdict === 'pass' ? 'partial' : verdict,
     summary: {
       ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
       total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
@@ -73,5 +82,6 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     }),
     completed: reports.every((r) => r.report.completed),
     errors: reports.flatMap((r) => r.report.errors.map((e) => `${r.report.target.name}: ${e}`)),
+    ...(shard && { shard: `${shard.current}/${shard.total}`, runTargets: shard.runTargets }),
   };
 }

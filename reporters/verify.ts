@@ -9,7 +9,8 @@ import { specDocument } from '../harness/document.ts';
 import { judge } from '../harness/judge.ts';
 import { preflightProblem } from '../harness/preflight.ts';
 import { SUITE_VERSION } from '../harness/run-identity.ts';
-import { buildConformanceReport, clauseRunOf, type ConformanceReport } from './conformance-result.ts';
+import { clauseRunOf } from '../harness/verdicts.ts';
+import { buildConformanceReport, type ConformanceReport } from './conformance-result.ts';
 
 // Verifying a bundle offline: its digests, then every clause judged again from its exchanges by this suite,
 // compared with the bundle's own report. Nothing is sent anywhere.
@@ -58,7 +59,7 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
   const recording = recordingOf(bundle);
   const problem = preflightProblem({ baseUrl: bundle.facts.target.baseUrl }, recording);
   const outcomes = new Map(problem === undefined ? judge(recording, bundle.input).map((c) => [c.clause, c.outcome]) : []);
-  const runs = catalogue.filter((c) => outcomes.has(c.id) && !leftOut.has(c.id)).map((c) => clauseRunOf(c, outcomes.get(c.id)!));
+  const runs = catalogue.filter((c) => outcomes.has(c.id) && !leftOut.has(c.id)).map((c) => clauseRunOf(c, { outcome: outcomes.get(c.id)! }));
   return buildConformanceReport(catalogue, runs, {
     suiteVersion: SUITE_VERSION,
     contractsHash: contractsHash(),

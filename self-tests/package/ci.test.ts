@@ -4,16 +4,17 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
+import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { actionSteps, usedActions, workflowJob, type ShellStep } from '../support/ci-steps.ts';
 import { pack, run } from '../support/package.ts';
-import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
+import { PROJECT_ROOT, referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
 // The action's and the recipes' shell steps, run as their CI would run them: the environment a runner
 // gives (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the action's path), inputs and expressions filled in.
-// The shards recipe is also the suite's proof of sharding: `--shard=i/n` runs split the clauses, and
-// merging their blob reports gives the report of one whole run (the GitLab recipe's, of the same target).
+// The shards recipe is also the suite's proof of sharding: `--shard=i/n` runs split the targets, and
+// merging their report folders gives the report of one whole run of the same targets.
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -123,31 +124,17 @@ test('the action fails the job when a secret is missing, and says nothing was ch
   expect(gated.log).toContain('::error title=Conformance not run::configuration error');
 });
 
-/** Clauses a run judged: the judge attaches evidence to every clause it looks at, passed or not. */
-const judged = (report: ConformanceReport) => report.clauses.filter((c) => c.evidence !== undefined).map((c) => c.id);
-
-/** What a report says about the target, without what changes from run to run (times, request ids, bodies). */
-function verdictOf(report: ConformanceReport) {
+/** What a matrix says of its targets, without what changes from run to run (times, report paths). */
+function verdictsOf(matrix: MatrixReport) {
   return {
-    target: report.target,
-    verdict: report.verdict,
-    completed: report.completed,
-    errors: report.errors,
-    shard: report.shard,
-    summary: report.summary,
-    requests: report.requests,
-    clauses: report.clauses.map((c) => ({
-      id: c.id,
-      section: c.section,
-      level: c.level,
-      status: c.status,
-      instances: c.evidence?.instances,
-      violations: (c.evidence?.violations.length ?? 0) + (c.evidence?.violationsCut ?? 0),
-    })),
+    verdict: matrix.verdict,
+    completed: matrix.completed,
+    targets: matrix.targets.map((t) => [t.name, t.verdict, t.summary]),
+    clauses: matrix.clauses.map((c) => [c.id, c.status, c.byTarget]),
   };
 }
 
-const readReport = (workspace: string): ConformanceReport => JSON.parse(readFileSync(path.join(workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+const readMatrix = (workspace: string): MatrixReport => JSON.parse(readFileSync(path.join(workspace, 'conformance-report', 'conformance.json'), 'utf8'));
 
 // The recipes configure the admin token alone: with one failing clause and the clauses that need other
 // tokens not exercised, a report has every kind of status a merge could lose.
@@ -156,61 +143,76 @@ const recipeTarget = () => {
   return { CONFORMANCE_BASE_URL: target.CONFORMANCE_BASE_URL, CONFORMANCE_ADMIN_TOKEN: target.CONFORMANCE_ADMIN_TOKEN };
 };
 
+/** The recipe's deployments: two faithful, one with a fault the admin token alone exposes; their target files hold no token. */
+// In the order of the shell's glob over their files, as the recipe lists them.
+const DEPLOYMENTS = ['apac', 'eu', 'us'];
+const urlOf = (name: string) => (name === 'us' ? `${server.url}/variants/${fault.name}` : server.url);
+
 /**
- * Runs the shards recipe, checking each shard on the way; its merged report and exit code. The GitLab
- * recipe's single run must match them, so either test may be the first to ask, and the recipe runs once.
+ * Runs the shards recipe, checking each shard on the way: three jobs each judge one of the three targets, and
+ * the merge job's report equals that of one run of the three targets.
  */
-async function runShardsRecipe(): Promise<{ report: ConformanceReport; exitCode: number | null }> {
+async function runShardsRecipe(): Promise<{ matrix: MatrixReport; exitCode: number | null }> {
   const file = path.join(PROJECT_ROOT, 'docs', 'ci', 'github-shards.yml');
-  expect(usedActions(file, 'shard')).toEqual(['actions/setup-node', 'actions/upload-artifact']);
+  expect(usedActions(file, 'shard')).toEqual(['actions/checkout', 'actions/setup-node', 'actions/upload-artifact']);
   expect(usedActions(file, 'merge')).toEqual(['actions/setup-node', 'actions/download-artifact', 'actions/upload-artifact']);
-  const target = recipeTarget();
-  const values = { 'vars.CONFORMANCE_BASE_URL': target.CONFORMANCE_BASE_URL, 'secrets.CONFORMANCE_ADMIN_TOKEN': target.CONFORMANCE_ADMIN_TOKEN };
+  const token = recipeTarget().CONFORMANCE_ADMIN_TOKEN;
+  const values = { 'secrets.DEPLOYMENT_ADMIN_TOKENS': DEPLOYMENTS.map((name) => `${name}=${token}`).join('\n') };
   // The one stand-in: the package comes from this project's tarball, not the registry.
   const registry = { SUITE_PACKAGE: tarball };
   const merged = runner();
-  const blobs = path.join(merged.workspace, 'all-blob-reports');
-  mkdirSync(blobs);
-  // Every job of a workflow runs in the same workspace path, so the shards' blob reports agree on where the tests live.
-  const r = runner();
-  const shards: ConformanceReport[] = [];
+  const shardsDir = path.join(merged.workspace, 'shards');
   for (const shard of ['1', '2', '3']) {
+    const r = runner();
+    // actions/checkout: the repository's target files.
+    mkdirSync(path.join(r.workspace, 'conformance', 'targets'), { recursive: true });
+    for (const name of DEPLOYMENTS) writeFileSync(path.join(r.workspace, 'conformance', 'targets', `${name}.yaml`), `name: ${name}\nbaseUrl: ${urlOf(name)}\n`);
+    const runnerTemp = mkdtempSync(path.join(os.tmpdir(), 'conformance-ci-temp-'));
     const job = workflowJob(file, 'shard', { ...values, 'matrix.shard': shard });
-    const ran = await runSteps(r, job.steps, { ...job.env, ...registry });
+    const ran = await runSteps(r, job.steps, { ...job.env, ...registry, RUNNER_TEMP: runnerTemp });
     expect(ran.exitCode, ran.log).toBe(0);
-    const report = readReport(r.workspace);
-    shards.push(report);
-    expect(report.shard).toBe(`${shard}/3`);
-    // One shard alone is never a pass of the target: a violation it finds fails it (1), else it has no verdict (3).
-    expect(report.verdict).not.toBe('pass');
-    expect(ran.log).toContain(`shard ${shard}/3 ended with exit code ${report.summary.must.failed ? 1 : 3}`);
-    // actions/upload-artifact and download-artifact with merge-multiple: every shard's blob report in one folder.
-    const blobDir = path.join(r.workspace, 'conformance-report', 'blob-report');
-    for (const f of readdirSync(blobDir)) cpSync(path.join(blobDir, f), path.join(blobs, f));
+    const matrix = readMatrix(r.workspace);
+    expect(matrix.shard).toBe(`${shard}/3`);
+    expect(matrix.runTargets).toEqual(DEPLOYMENTS);
+    // Each shard judged its own target, whole.
+    expect(matrix.targets.map((t) => t.name)).toEqual([DEPLOYMENTS[Number(shard) - 1]]);
+    expect(matrix.targets[0].summary.notJudged).toBe(0);
+    // One shard alone is never a pass of the run: a violation it finds fails it (1), else it has no verdict (3).
+    expect(matrix.verdict).not.toBe('pass');
+    expect(ran.log).toContain(`shard ${shard}/3 ended with exit code ${matrix.verdict === 'fail' ? 1 : 3}`);
+    // No file of the workspace but the suite's own (whose embedded target knows this token) holds it: the target files with tokens went to the runner's temporary folder.
+    expect((await run('grep', ['-rlF', '--exclude-dir=node_modules', token, '.'], r.workspace)).output).toBe('');
+    // actions/download-artifact without merge-multiple: each artifact in a folder of its own.
+    cpSync(path.join(r.workspace, 'conformance-report'), path.join(shardsDir, `conformance-report-${shard}`), { recursive: true });
   }
-  expect(readdirSync(blobs)).toHaveLength(3);
-  // Each shard judged part of the clauses, and together every clause exactly once.
-  const all = shards[0].clauses.map((c) => c.id);
-  const parts = shards.map(judged);
-  for (const part of parts) expect(part.length).toBeGreaterThan(0);
-  for (const part of parts) expect(part.length).toBeLessThan(all.length);
-  expect(parts.flat().sort()).toEqual([...all].sort());
   const job = workflowJob(file, 'merge', values);
   const ran = await runSteps(merged, job.steps, { ...job.env, ...registry });
   expect(ran.exitCode, ran.log).toBe(1);
-  return { report: readReport(merged.workspace), exitCode: ran.exitCode };
+  return { matrix: readMatrix(merged.workspace), exitCode: ran.exitCode };
 }
 
-let shardsRun: ReturnType<typeof runShardsRecipe> | undefined;
-const shardsRecipe = () => (shardsRun ??= runShardsRecipe());
-
-test('the shards recipe: three shards of the npm package each judge part of the clauses, merged into one report, exit by the merged verdict', async () => {
-  const { report } = await shardsRecipe();
-  expect(report.verdict).toBe('fail');
-  expect(report.summary.notJudged).toBe(0);
+test('the shards recipe: three jobs each judge their share of the targets whole, merged into the report of one run, exit by the merged verdict', async () => {
+  const { matrix } = await runShardsRecipe();
+  expect(matrix.verdict).toBe('fail');
+  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([
+    ['apac', 'pass'],
+    ['eu', 'pass'],
+    ['us', 'fail'],
+  ]);
+  // One run of the same three targets says the same.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-one-run-'));
+  const token = recipeTarget().CONFORMANCE_ADMIN_TOKEN;
+  const files = DEPLOYMENTS.map((name) => {
+    const f = path.join(dir, `${name}.yaml`);
+    writeFileSync(f, `name: ${name}\nbaseUrl: ${urlOf(name)}\nadminToken: ${token}\n`);
+    return f;
+  });
+  const one = await runSuite({ CONFORMANCE_TARGETS: files.join(',') });
+  expect(one.exitCode).toBe(1);
+  expect(verdictsOf(matrix)).toEqual(verdictsOf(one.report as unknown as MatrixReport));
 });
 
-test("the GitLab recipe: the job fails on a violation and leaves junit.xml and the report folder as its artifacts; its report is the shards' merged one", async () => {
+test('the GitLab recipe: the job fails on a violation and leaves junit.xml and the report folder as its artifacts', async () => {
   const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')) as {
     conformance: { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } };
   };
@@ -226,10 +228,8 @@ test("the GitLab recipe: the job fails on a violation and leaves junit.xml and t
   expect(ran.exitCode, ran.log).toBe(1);
   expect(existsSync(path.join(r.workspace, artifacts.reports.junit))).toBe(true);
   for (const p of artifacts.paths) expect(existsSync(path.join(r.workspace, p))).toBe(true);
-  // One whole run and the merge of three shards of the same target say the same, and exit alike.
-  const merged = await shardsRecipe();
-  expect(verdictOf(merged.report)).toEqual(verdictOf(readReport(r.workspace)));
-  expect(merged.exitCode).toBe(ran.exitCode);
+  const report: ConformanceReport = JSON.parse(readFileSync(path.join(r.workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+  expect(report.verdict).toBe('fail');
 });
 
 test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {

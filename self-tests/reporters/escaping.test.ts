@@ -74,9 +74,9 @@ function reportQuoting(text: string): ConformanceReport {
     },
   };
   const runs: ClauseRun[] = [
-    { clause: 'a.must', status: 'failed', outcome: 'failed', evidence: evidence('a.must', text), error: text },
-    { clause: 'b.must', status: 'failed', outcome: 'failed', evidence: evidence('b.must', text), error: text },
-    { clause: 'c.info', status: 'passed', outcome: 'passed', evidence: evidence('c.info', text) },
+    { clause: 'a.must', outcome: 'failed', evidence: evidence('a.must', text), reason: text },
+    { clause: 'b.must', outcome: 'failed', evidence: evidence('b.must', text), reason: text },
+    { clause: 'c.info', outcome: 'passed', evidence: evidence('c.info', text) },
   ];
   return buildConformanceReport(CATALOGUE, runs, meta);
 }

@@ -23,17 +23,17 @@ test('a word that is no command is refused in one line that names the command me
 });
 
 test("an option's value is no command: --grep @MUST before -- reaches Playwright, as npm passes it", async () => {
-  // A shard Playwright refuses stops the run before any request; the point is who read "@MUST".
-  const run = await runCommand(['--grep', '@MUST', '--shard=0/2']);
+  // A worker count Playwright refuses stops the run before any request; the point is who read "@MUST".
+  const run = await runCommand(['--grep', '@MUST', '--workers=0']);
   expect(run.stderr).not.toContain('unknown command');
-  expect(run.stderr).toContain('--shard "0/2"');
+  expect(run.stderr).toContain('Workers must be a positive number');
 });
 
-test('merge refuses in one line, exit code 2, a folder that is missing, a file, or holds no blob report', async () => {
+test("merge refuses in one line, exit code 2, a folder that is missing, a file, or holds no shard's report folder", async () => {
   const cases: [string, string][] = [
-    ['/nonexistent-blob-reports', 'merge: there is no folder /nonexistent-blob-reports'],
+    ['/nonexistent-shard-reports', 'merge: there is no folder /nonexistent-shard-reports'],
     [__filename, `merge: ${__filename} is a file`],
-    [__dirname, `merge: ${__dirname} holds no blob report (.zip)`],
+    [__dirname, `merge: ${__dirname} holds no shard's report folder (conformance.json)`],
   ];
   for (const [folder, line] of cases) {
     const run = await runCommand(['merge', folder]);
@@ -47,7 +47,6 @@ test('merge refuses in one line, exit code 2, a folder that is missing, a file, 
 test('options Playwright refuses are a configuration error: its message in one line, no stack, exit code 2', async () => {
   const cases: [string, string][] = [
     ['--bogus-option', "unknown option '--bogus-option'"],
-    ['--shard=3/2', '--shard "3/2" current must be a positive number'],
     ['--workers=0', 'Workers must be a positive number, received 0.'],
     ['--reporter=/nonexistent-reporter.js', "Cannot find module '/nonexistent-reporter.js'"],
   ];
@@ -109,8 +108,8 @@ test('a run refused before the suite read its configuration leaves no earlier ve
       expect(run.exitCode, run.stdout + run.stderr).toBe(2);
       expect(run.report?.verdict).toBe('error');
       expect(run.report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
-      // The command's private folder for the reporter's outcome goes, whichever way the command ends.
-      expect(readdirSync(tmp).filter((name) => name.startsWith('admin-api-conformance-outcome-'))).toEqual([]);
+      // A run refused before its global setup leaves its workers no file.
+      expect(readdirSync(tmp).filter((name) => name.startsWith('admin-api-conformance-run-'))).toEqual([]);
       rmSync(tmp, { recursive: true, force: true });
     }
   } finally {
@@ -127,13 +126,18 @@ test('a temporary folder that cannot be written is a configuration error in one 
   ]);
 });
 
-test('merge of blob reports that do not read is no verdict, exit code 3, in one line without a stack', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-garbage-blobs-'));
+test("merge of report folders that are not a shard's, or do not read, is no verdict, exit code 3, in one line without a stack", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-garbage-shards-'));
   try {
-    writeFileSync(path.join(dir, 'report-1.zip'), 'not a zip file\n');
-    const run = await runCommand(['merge', dir]);
-    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no verdict: the blob reports could not be merged: .*not a zip file/)]);
+    for (const [text, line] of [
+      ['{"verdict":"pass"}\n', `${dir}/conformance.json is not a shard's report: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)`],
+      ['not JSON\n', `${dir}/conformance.json cannot be read (not JSON)`],
+    ]) {
+      writeFileSync(path.join(dir, 'conformance.json'), text);
+      const run = await runCommand(['merge', dir]);
+      expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+      expect(run.stderr.trim().split('\n')).toEqual([`admin-api-conformance: ${line}`]);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

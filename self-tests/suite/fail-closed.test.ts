@@ -226,35 +226,3 @@ test('a report folder another live run holds is refused with one line, exit code
     rmSync(reportDir, { recursive: true, force: true });
   }
 });
-
-// Each shard judges the whole target and replays its part: shards of two runs, merged, would put one
-// target's verdicts under the other's name, here the embedded reference target's beside a deployment's.
-// The embedded target listens on another port in each shard, and its shards are still of one run; a
-// user's reporter on the merge keeps the verdict, as it does on a run.
-test("shards of two targets merged are no verdict, exit code 3; the embedded target's two shards merge to its pass, whatever the reporter", async () => {
-  const [mixed, alike] = [mkdtempSync(path.join(os.tmpdir(), 'conformance-two-targets-')), mkdtempSync(path.join(os.tmpdir(), 'conformance-one-target-'))];
-  const gather = (folder: string, shard: { reportDir: string }) => {
-    const dir = path.join(shard.reportDir, 'blob-report');
-    for (const f of readdirSync(dir)) cpSync(path.join(dir, f), path.join(folder, f));
-  };
-  try {
-    const [first, deployment, second] = await Promise.all([
-      runSuite({}, ['--shard=1/2']),
-      runSuite(referenceTargetEnv(server.url), ['--shard=2/2']),
-      runSuite({}, ['--shard=2/2']),
-    ]);
-    for (const shard of [first, deployment]) gather(mixed, shard);
-    for (const shard of [first, second]) gather(alike, shard);
-    const merged = await runCommand(['merge', mixed]);
-    expect(merged.exitCode, merged.stdout + merged.stderr).toBe(3);
-    expect(merged.report?.verdict).toBe('error');
-    expect(merged.report?.errors[0]).toContain('the blob reports are not of one run: one shard checked the embedded reference target, another');
-    expect(merged.report?.summary.passed).toBe(0);
-    const whole = await runCommand(['merge', alike, '--', '--reporter=dot']);
-    expect(whole.exitCode, whole.stdout + whole.stderr).toBe(0);
-    expect(whole.report?.verdict).toBe('pass');
-    expect(whole.report?.completed).toBe(true);
-  } finally {
-    for (const folder of [mixed, alike]) rmSync(folder, { recursive: true, force: true });
-  }
-});

@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCatalogue, type Clause } from '../../harness/catalogue.ts';
+import { loadCatalogue } from '../../harness/catalogue.ts';
 import { loadConfig, type TargetConfig } from '../../harness/config.ts';
 import { shown } from '../../harness/evidence.ts';
-import { describeUnevaluable, describeViolations } from '../../harness/format.ts';
 import { judge } from '../../harness/judge.ts';
 import { preflightProblem, runStopped } from '../../harness/preflight.ts';
 import { record, type Recording } from '../../harness/recording.ts';
 import { createSecrets } from '../../harness/redact.ts';
-import { runFacts, verdictsOf, type ClauseVerdict } from '../../harness/verdicts.ts';
-import type { ClauseStatus } from '../../reporters/conformance-result.ts';
+import { runsOf } from '../../harness/verdicts.ts';
+import { clauseResults, type ClauseStatus } from '../../reporters/conformance-result.ts';
 import { QUICK_TIMEOUTS, reasonOf } from './hostile-servers.ts';
 import { referenceTargetEnv, statusesOf, type SuiteRun } from './run-suite.ts';
 
@@ -47,18 +46,6 @@ export function configFor(baseUrl: string, overrides: Record<string, string> = {
   }
 }
 
-/** Playwright gives a thrown error, a test's or global setup's, as its name and message; the report quotes that. */
-const asPlaywrightGives = (message: string) => `Error: ${message}`;
-
-/** A clause's replayed test as the reporter reads it: the message it failed with is the reason. */
-function resultOf(clause: Clause, verdict: ClauseVerdict): ClauseResult {
-  if (verdict.outcome === 'failed') return { status: 'failed', reason: asPlaywrightGives(describeViolations(clause, verdict.evidence)) };
-  if (verdict.outcome === 'errored') return { status: 'errored', reason: asPlaywrightGives(describeUnevaluable(clause, verdict.evidence, verdict.crash)) };
-  if (verdict.outcome === 'not-exercised') return { status: 'not-exercised', reason: `needs ${clause.needs ?? 'input the target did not provide'}` };
-  // The document leaves an INFO clause open: the report calls it observed, never passed.
-  return { status: clause.level === 'INFO' ? 'observed' : 'passed' };
-}
-
 function judgedRun(results: [string, ClauseResult][], recording: Recording, error?: string): JudgedRun {
   return {
     statuses: Object.fromEntries(results.map(([id, r]) => [id, r.status])),
@@ -69,9 +56,9 @@ function judgedRun(results: [string, ClauseResult][], recording: Recording, erro
   };
 }
 
-/** A run the preflight stopped: global setup's teardown throws, and the report errors every clause with the error's first line. */
+/** A run the preflight stopped: global setup throws, and the report errors every clause with the stop's first line. */
 function stoppedRun(problem: string, recording: Recording): JudgedRun {
-  const error = asPlaywrightGives(runStopped(problem).message);
+  const error = runStopped(problem).message;
   const reason = `not evaluated: ${error.split('\n')[0]}`;
   return judgedRun(
     loadCatalogue().map((c) => [c.id, { status: 'errored', reason }]),
@@ -87,9 +74,10 @@ export async function judgeAgainst(baseUrl: string, overrides: Record<string, st
   const secrets = createSecrets(config);
   const problem = preflightProblem(config, recording);
   if (problem !== undefined) return stoppedRun(shown(problem, secrets), recording);
-  const { clauses } = verdictsOf(judge(recording, config), secrets, runFacts(config, recording, secrets));
+  const runs = runsOf(loadCatalogue(), judge(recording, config), secrets);
+  const results = clauseResults(loadCatalogue(), runs, { deviations: [], today: '2026-01-01', runStatus: 'passed', runErrors: [] });
   return judgedRun(
-    loadCatalogue().map((c) => [c.id, resultOf(c, clauses[c.id])]),
+    results.map((r) => [r.id, { status: r.status, reason: r.reason }]),
     recording,
   );
 }

@@ -1,0 +1,150 @@
+import { spawnSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
+import type { MatrixReport } from '../../reporters/matrix-result.ts';
+import { commandEnv, PROJECT_ROOT, runCommand, runSuite } from '../support/run-suite.ts';
+
+// Shards split a run's targets: each judges its own targets whole, every request sent once, and the merge
+// of their report folders is the run's report. What a merge cannot vouch for is no verdict.
+
+const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+let dir: string;
+let files: string[];
+test.beforeAll(async () => {
+  server = await startReferenceServer(0, [fault]);
+  dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-'));
+  files = ['faithful', 'broken', 'spare'].map((name) => {
+    const file = path.join(dir, `${name}.yaml`);
+    const url = name === 'broken' ? `${server.url}/variants/${fault.name}` : server.url;
+    const { adminToken, forbiddenToken, signupTokens } = REFERENCE_FIXTURES;
+    writeFileSync(
+      file,
+      `name: ${name}\nbaseUrl: ${url}\nadminToken: ${adminToken}\nforbiddenToken: ${forbiddenToken}\nsignupTokens: [${signupTokens.join(', ')}]\n`,
+    );
+    return file;
+  });
+});
+test.afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => server.server.close(() => resolve()));
+});
+
+const matrixOf = (run: { report?: unknown }) => run.report as MatrixReport | undefined;
+
+/** Each shard's report folder copied into a folder of its own below `into`, as CI's artifacts arrive. */
+function gather(into: string, shards: { reportDir: string }[]): string {
+  for (const [i, shard] of shards.entries()) cpSync(shard.reportDir, path.join(into, `shard-${i + 1}`), { recursive: true });
+  return into;
+}
+
+test('shards judge their own targets whole, and merged give the report of one run of every target', async () => {
+  const targets = files.join(',');
+  const [one, first, second] = await Promise.all([
+    runSuite({ CONFORMANCE_TARGETS: targets }),
+    runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: '1/2' }),
+    runSuite({ CONFORMANCE_TARGETS: targets }, ['--shard=2/2']),
+  ]);
+  // Every n-th target from the i-th: faithful and spare in the first shard, broken in the second.
+  expect(matrixOf(first)?.targets.map((t) => [t.name, t.verdict])).toEqual([
+    ['faithful', 'pass'],
+    ['spare', 'pass'],
+  ]);
+  // A shard that finds nothing wrong has no verdict of the run; one that finds a violation fails.
+  expect([first.exitCode, matrixOf(first)?.verdict]).toEqual([3, 'partial']);
+  expect([second.exitCode, matrixOf(second)?.verdict]).toEqual([1, 'fail']);
+  expect(first.stdout).toContain(
+    "Conformance matrix of shard 1/2: PARTIAL, 2 of 2 targets pass (the run has 3: merge the shards' report folders for its verdict)",
+  );
+  const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));
+  try {
+    const merged = await runCommand(['merge', gather(into, [first, second])]);
+    expect(merged.exitCode, merged.stdout + merged.stderr).toBe(1);
+    const matrix = matrixOf(merged)!;
+    const one_ = matrixOf(one)!;
+    expect(matrix.targets.map((t) => [t.name, t.verdict, t.summary])).toEqual(one_.targets.map((t) => [t.name, t.verdict, t.summary]));
+    expect(matrix.clauses).toEqual(one_.clauses);
+    expect(matrix.shard).toBeUndefined();
+    expect(merged.stdout).toContain('Conformance matrix, merged: FAIL, 2 of 3 targets pass');
+  } finally {
+    rmSync(into, { recursive: true, force: true });
+  }
+});
+
+test('a merge that lacks a shard is no verdict, exit code 3, naming the targets not judged', async () => {
+  const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' });
+  const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));
+  try {
+    const merged = await runCommand(['merge', gather(into, [first])]);
+    expect(merged.exitCode, merged.stdout + merged.stderr).toBe(3);
+    expect(matrixOf(merged)?.verdict).toBe('partial');
+    expect(matrixOf(merged)?.errors[0]).toBe("no report of 1 of the run's 3 targets (broken): merge every shard's report folder");
+  } finally {
+    rmSync(into, { recursive: true, force: true });
+  }
+});
+
+test('shards of two runs, or one shard twice, are refused in one line, exit code 3, and the report folder is left alone', async () => {
+  const [ofThree, ofTwo] = await Promise.all([
+    runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' }),
+    runSuite({ CONFORMANCE_TARGETS: files.slice(0, 2).join(','), CONFORMANCE_SHARD: '2/2' }),
+  ]);
+  for (const [shards, line] of [
+    [
+      [ofThree, ofTwo],
+      'admin-api-conformance: no verdict: the report folders are not of one run: shard 2/2 and shard 1/2 name different targets for their run',
+    ],
+    [[ofThree, ofThree], 'admin-api-conformance: no verdict: the report folders are not of one run: two report folders are of shard 1/2'],
+  ] as const) {
+    const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));
+    try {
+      const merged = await runCommand(['merge', gather(into, [...shards])]);
+      expect(merged.exitCode, merged.stdout + merged.stderr).toBe(3);
+      expect(merged.stderr.trim().split('\n')).toEqual([line]);
+      expect(merged.report).toBeUndefined();
+    } finally {
+      rmSync(into, { recursive: true, force: true });
+    }
+  }
+});
+
+test('a shard is refused in one line, exit code 2, where it would judge no target, split a single target, or is no i/n', async () => {
+  const cases: [Record<string, string>, string[], string][] = [
+    [{ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '4/4' }, [], 'shard 4/4 holds no target: the run has 3; split it into at most 3 shards'],
+    [{ CONFORMANCE_TARGETS: files.join(',') }, ['--shard=3/2'], 'CONFORMANCE_SHARD is "3/2"; give i/n, with i from 1 to n, such as 2/3'],
+    [{}, ['--shard=1/2'], 'CONFORMANCE_SHARD splits the targets of CONFORMANCE_TARGETS; a single target is judged whole, in one run: unset it'],
+  ];
+  for (const [env, args, line] of cases) {
+    const run = await runSuite(env, args, 30_000);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([`conformance: configuration error: ${line}`]);
+    expect(readdirSync(run.reportDir)).not.toContain('targets');
+  }
+});
+
+test("Playwright's own --shard, given to Playwright without the command, is refused in one line, exit code 2", () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-playwright-shard-'));
+  try {
+    const run = spawnSync(
+      process.execPath,
+      [require.resolve('@playwright/test/cli'), 'test', '-c', path.join(PROJECT_ROOT, 'playwright.config.ts'), '--shard=1/2'],
+      {
+        cwd,
+        env: commandEnv({ CONFORMANCE_EMBEDDED: 'true', CONFORMANCE_REPORT_DIR: path.join(cwd, 'report') }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      "conformance: configuration error: Playwright's --shard splits a run's tests; the suite splits its targets: set CONFORMANCE_SHARD=i/n, or give --shard=i/n to admin-api-conformance",
+    ]);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
