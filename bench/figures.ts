@@ -1,8 +1,11 @@
-// The figures of issue 15 ("Figures to reach") and the closing table that sets each against its goal.
+// The figures of issues 15 and 26 and the closing table that sets each against its goal.
 import { markdownTable } from './measure.ts';
 
-/** Issue 15: a whole run costs at most this multiple of a bare Playwright run of as many trivial tests. */
-export const WHOLE_RUN_RATIO = 1.1;
+/**
+ * Issue 26: a whole run costs at most this multiple of a bare Playwright run of as many trivial tests (issue
+ * 15's 1.1× was retired on purpose: the one-way run, judged before the worker starts, is worth more than 0.05 s).
+ */
+export const WHOLE_RUN_RATIO = 1.25;
 /** Issue 15: a 100,000-project target adds at most this multiple of a bare fetch + JSON.parse of its lists. */
 export const LARGE_LIST_RATIO = 1.5;
 /** Issue 15: a failing clause costs at most Playwright's own worker restart plus this. */

@@ -1,4 +1,4 @@
-// Figures 1 to 3 of issue 15 from the rounds of bench/whole-run.ts. Each figure is computed within each
+// Figures 1 to 3 of issues 15 and 26 from the rounds of bench/whole-run.ts. Each figure is computed within each
 // round, from runs made one after the other, and the median over the rounds is shown: load from elsewhere
 // on the machine drifts between rounds more than within one.
 import { FAILURE_MARGIN_MS, LARGE_LIST_RATIO, WHOLE_RUN_RATIO, ratio, type Figure } from './figures.ts';

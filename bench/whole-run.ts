@@ -1,4 +1,4 @@
-// `npm run bench:whole-run [-- --npm-test]`: the figures of issue 15 ("Figures to reach"), each against
+// `npm run bench:whole-run [-- --npm-test]`: the figures of issues 15 and 26, each against
 // its goal. Whole runs of the suite are timed against a bare Playwright project measured in the same
 // rounds (bench/floor.ts); the external targets are the reference server with the benchmark's variants,
 // in a process of its own (bench/target.ts).
@@ -139,7 +139,7 @@ function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm }: 
     failureFigure(failures, FLOOR_FAILING),
     npm?.figure ?? NPM_TEST_NOT_RUN,
   ];
-  say(`Figures against their goals (issue 15)\n\n${closingTable(figures)}\n\n`);
+  say(`Figures against their goals (issues 15 and 26)\n\n${closingTable(figures)}\n\n`);
 }
 
 async function main(): Promise<void> {

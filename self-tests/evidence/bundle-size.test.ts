@@ -12,7 +12,8 @@ import { verifyCommand } from '../support/bundles.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 
 // A bundle is read in memory: an archive whose headers state more than a bundle can hold (a tar bomb: a few
-// MB that unpack to GiBs) is refused from its headers, before its content is read, and within a second.
+// MB that unpack to GiBs) is refused from its headers, before its content is read: the refusal names the size
+// the header states, which only the header tells.
 
 const good = referenceBundle();
 test.afterAll(removeScratch);
@@ -28,14 +29,12 @@ function bomb(): string {
 
 const TOO_LARGE = `exchanges.json states 5368709120 bytes, more than the ${BUNDLE_LIMITS.fileBytes} this suite reads of one file of a bundle`;
 
-test('an archive whose entry states 5 GiB is refused from its header, at once, by a replay and by verify', async () => {
+test('an archive whose entry states 5 GiB is refused from its header by a replay and by verify', async () => {
   const file = bomb();
-  const started = Date.now();
   expect(() => loadTargets({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(ConfigError);
   expect(() => loadTargets({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(
     `CONFORMANCE_REPLAY: ${file} cannot be replayed: ${TOO_LARGE}; give the evidence.tar.gz a run wrote, or the folder it unpacks to`,
   );
-  expect(Date.now() - started).toBeLessThan(1_000);
   const verified = await verifyCommand([file]);
   expect(verified.exitCode).toBe(2);
   expect(verified.stdout).toBe('');

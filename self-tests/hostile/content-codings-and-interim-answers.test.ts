@@ -46,7 +46,8 @@ test('wrong or corrupt content codings and a trickling body end each request pro
     );
     // Correctly gzipped answers are read as any other.
     expect(log.requests.filter((r) => r.failure === undefined).length).toBeGreaterThan(5);
-    for (const request of log.requests) expect(request.durationMs).toBeLessThan(1500 + 1000);
+    // Each within its deadline (1500 ms), with a busy machine's slack.
+    for (const request of log.requests) expect(request.durationMs).toBeLessThan(1500 + 3000);
   });
 });
 

@@ -82,6 +82,13 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
   };
 }
 
+/**
+ * A run with traces on restarts its worker for every failing clause and writes a trace for each test: on a
+ * machine busy with other work (a CI runner at a load of 8 on two cores) that takes minutes, not seconds.
+ */
+const TRACED_RUN_MS = 300_000;
+test.describe.configure({ timeout: TRACED_RUN_MS + 60_000 });
+
 /** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
 async function runAndScan(
   admin: Canary,
@@ -91,7 +98,12 @@ async function runAndScan(
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
   try {
-    const run = await runSuite({ ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir }, ['--trace', 'on'], undefined, control?.(server));
+    const run = await runSuite(
+      { ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir },
+      ['--trace', 'on'],
+      TRACED_RUN_MS,
+      control?.(server),
+    );
     expect(
       server.seen.some((r) => r.authorization === admin.value),
       'the target was asked with the canary',

@@ -17,6 +17,8 @@ interface Case {
   result: { status: 200 } | { failure: string };
 }
 
+const BUSY_MACHINE_SLACK_MS = 3000;
+
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toUTCString();
 
 const CASES: Case[] = [
@@ -76,7 +78,8 @@ for (const c of CASES) {
       const timeoutMs = c.timeoutMs ?? 2000;
       const exchange = await sendOnce(server.url, { timeoutMs });
       expect(server.seen).toHaveLength(c.tries);
-      expect(exchange.durationMs).toBeLessThan(timeoutMs + 500);
+      // The deadline with a busy machine's slack: still short of the waits the suite must not take (5 s, 3600 s).
+      expect(exchange.durationMs).toBeLessThan(timeoutMs + BUSY_MACHINE_SLACK_MS);
       if ('status' in c.result) {
         expect(exchange.failure).toBeUndefined();
         expect(exchange.status).toBe(200);
