@@ -8,7 +8,6 @@ const { accessSync, constants, existsSync, readFileSync, statSync } = require('n
 const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { PLAYWRIGHT_VALUES } = require('./playwright-options.js');
 
 const ROOT = path.join(__dirname, '../');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
@@ -32,7 +31,7 @@ function usage() {
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
 Usage:
-  admin-api-conformance [run] [-- <playwright options>]  run the suite (the default); e.g. -- --grep @MUST, -- --shard=1/2
+  admin-api-conformance [run] [-- <playwright options>]  run the suite (the default); e.g. -- --grep @MUST, --shard=1/2
   admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
                                                          or -- --shard=i/n) into the run's report; exit by its verdict
   admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
@@ -192,18 +191,6 @@ const COMMANDS = ['run', 'merge', 'verify'];
 /** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
 
-/** Where the first argument that is neither an option nor an option's value stands: the command, if any. */
-function commandIndex(args) {
-  for (let i = 0; i < args.length; i++) {
-    const takes = PLAYWRIGHT_VALUES.get(args[i]);
-    if (takes === 'one') i++;
-    else if (takes === 'optional' && args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
-    else if (takes === 'many') while (args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
-    else if (!args[i].startsWith('-')) return i;
-  }
-  return -1;
-}
-
 /**
  * Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant.
  * The measure of harness/closest.ts, written again: this file runs with no build step, and loads no TypeScript.
@@ -222,7 +209,7 @@ function distance(a, b) {
 function unknownCommand(word) {
   const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
   if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
-  return refuse(`unknown command "${word}": the commands are run, merge and verify; Playwright's options go as --option=value, its test filters after --`);
+  return refuse(`unknown command "${word}": the commands are run, merge and verify, and come first; Playwright's test filters go after --`);
 }
 
 function main(argv) {
@@ -230,10 +217,12 @@ function main(argv) {
   const [ours, passed] = split < 0 ? [argv, []] : [argv.slice(0, split), argv.slice(split + 1)];
   if (ours.includes('--help') || ours.includes('-h')) return void process.stdout.write(usage());
   if (ours.includes('--version')) return void process.stdout.write(`${version()}\n`);
-  const at = commandIndex(ours);
-  const command = at < 0 ? 'run' : ours[at];
+  // The command is the first word, when it is no option: everything else is Playwright's, before -- or after it
+  // (`npm run conformance -- --grep @MUST` arrives without its --).
+  const named = ours[0] !== undefined && !ours[0].startsWith('-');
+  const command = named ? ours[0] : 'run';
   if (!COMMANDS.includes(command)) return unknownCommand(command);
-  const rest = at < 0 ? ours : [...ours.slice(0, at), ...ours.slice(at + 1)];
+  const rest = named ? ours.slice(1) : ours;
   if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
   if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.

@@ -25,9 +25,3 @@ export function loadCatalogue(): Clause[] {
   if (!read.ok) throw new Error(`contracts/clauses.yaml does not match harness/schemas/catalogue.schema.json: ${read.errors.join('; ')}`);
   return (cached = read.value);
 }
-
-export function clauseById(id: string): Clause {
-  const clause = loadCatalogue().find((c) => c.id === id);
-  if (!clause) throw new Error(`clause ${id} is not in contracts/clauses.yaml`);
-  return clause;
-}

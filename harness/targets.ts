@@ -102,11 +102,3 @@ export function runTargets(): RunTargets {
   thisRun ??= loadTargets();
   return thisRun;
 }
-
-/** The target a worker checks, by the name of the project it runs; a single target runs without projects. */
-export function targetOfProject({ multi, targets }: RunTargets, projectName: string): TargetConfig {
-  if (!multi) return targets[0];
-  const target = targets.find((t) => t.name === projectName);
-  if (!target) throw new Error(`no target is named "${projectName}"`);
-  return target;
-}
