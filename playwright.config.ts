@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { replayFile } from './harness/replay-file.ts';
+import { replayFile } from './harness/run/replay-file.ts';
 
 // This file is read by the runner and again by every worker; only the runner reads the configuration and
 // takes the report folder. A worker, started again after every failing clause, takes what global setup left
-// it (harness/replay-file.ts).
+// it (harness/run/replay-file.ts).
 const IS_WORKER = process.env.TEST_WORKER_INDEX !== undefined;
 const IS_RUNNER = !IS_WORKER && !process.argv.includes('--list');
 
@@ -23,14 +23,14 @@ interface RunShape {
 
 /** The report folder a configuration error still takes, when it can be named (its module required only then). */
 const errorFolder = () =>
-  (require('./harness/replay-folder') as typeof import('./harness/replay-folder')).folderToTakeOnConfigError(process.env, process.cwd());
+  (require('./harness/config/replay-folder') as typeof import('./harness/config/replay-folder')).folderToTakeOnConfigError(process.env, process.cwd());
 
 // Required here, not imported: a worker reads none of the configuration's modules. Written without an
 // extension, which a clone resolves to the TypeScript and the npm package to its build.
 function readRun(): RunShape {
-  const { ConfigError } = require('./harness/config-error') as typeof import('./harness/config-error');
-  const { runTargets } = require('./harness/targets') as typeof import('./harness/targets');
-  const runStart = IS_RUNNER ? (require('./reporters/run-start') as typeof import('./reporters/run-start')) : undefined;
+  const { ConfigError } = require('./harness/files/config-error') as typeof import('./harness/files/config-error');
+  const { runTargets } = require('./harness/run/run-targets') as typeof import('./harness/run/run-targets');
+  const runStart = IS_RUNNER ? (require('./harness/run/run-start') as typeof import('./harness/run/run-start')) : undefined;
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
   if (runStart && refusal) return runStart.stopOnConfigError(new ConfigError(refusal), errorFolder());
@@ -85,7 +85,7 @@ export default defineConfig({
   // A test replays a verdict and sends nothing: the request timeouts bind the judging, not the tests.
   timeout: 15_000,
   globalTimeout: run.runTimeoutMs,
-  reporter: [['list'], ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }], [`./reporters/conformance-reporter${EXT}`]],
-  globalSetup: `./harness/global-setup${EXT}`,
+  reporter: [['list'], ['junit', { outputFile: path.join(run.reportDir, 'junit.xml') }], [`./harness/run/conformance-reporter${EXT}`]],
+  globalSetup: `./harness/run/global-setup${EXT}`,
   use: { trace: 'off' },
 });

@@ -1,6 +1,6 @@
 // What reading the lists costs without the suite: the plan's three admin requests to /api/admin/projects,
 // sent at once as the judging sends them, each body fetched and given to JSON.parse, nothing else.
-import { PROJECTS_PATH } from '../harness/plan.ts';
+import { PROJECTS_PATH } from '../harness/recording/plan.ts';
 import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
 
 const LIST_PATHS = [PROJECTS_PATH, `${PROJECTS_PATH}?archived=true`, `${PROJECTS_PATH}?archived=false`];

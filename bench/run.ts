@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CI_MARKERS } from '../harness/ci.ts';
+import { CI_MARKERS } from '../harness/config/ci.ts';
 
 export const ROOT = path.join(__dirname, '../');
 export const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');

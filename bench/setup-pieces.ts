@@ -1,10 +1,11 @@
-// What the judging does against a target (harness/judge-run.ts), timed piece by piece in this process with the suite's own
+import { loadChecks } from '../checks/index.ts';
+// What the judging does against a target (harness/run/judge-run.ts), timed piece by piece in this process with the suite's own
 // functions: send the plan, read the lists, judge every clause.
-import { loadConfig } from '../harness/config.ts';
-import { readJsonBody } from '../harness/json-body.ts';
-import { judge } from '../harness/judge.ts';
-import { PROJECTS_PATH } from '../harness/plan.ts';
-import { record } from '../harness/recording.ts';
+import { loadConfig } from '../harness/config/config.ts';
+import { readJsonBody } from '../harness/json/json-body.ts';
+import { judge } from '../harness/judging/judge.ts';
+import { PROJECTS_PATH } from '../harness/recording/plan.ts';
+import { record } from '../harness/recording/recording.ts';
 import { referenceEnvironment } from '../reference-server/fixtures.ts';
 import { formatMs, markdownTable } from './measure.ts';
 import { ROOT } from './run.ts';
@@ -27,7 +28,7 @@ async function pieces(baseUrl: string): Promise<string[]> {
   for (const list of lists) readJsonBody(list.bodyText ?? '');
   const readMs = elapsed(since);
   since = performance.now();
-  judge(recording, config);
+  judge(recording, config, loadChecks());
   const judgeMs = elapsed(since);
   const mib = recording.exchanges.reduce((n, e) => n + e.bodyBytes, 0) / 2 ** 20;
   return [String(recording.exchanges.length), mib.toFixed(1), formatMs(recordMs), formatMs(readMs), formatMs(judgeMs)];

@@ -2,13 +2,14 @@
 // compile and peak memory belongs to this list alone. Prints one JSON line on stdout.
 //   validation-case.ts <projects> none|one-percent|every checks   parse, lossless read, schema clauses, Ajv alone, date-times
 //   validation-case.ts <projects> none|one-percent|every walk     the walk beside the contract (counts, unknown and deprecated fields)
-import type { Exchange } from '../harness/exchange.ts';
-import { readJsonBody, type JsonBody } from '../harness/json-body.ts';
-import { isRfc3339DateTime } from '../harness/rfc3339.ts';
-import { schemaFindings } from '../harness/schema-findings.ts';
-import { schemaTree } from '../harness/schema-tree.ts';
-import { walkBody } from '../harness/schema-walk.ts';
-import { validators, type SchemaName } from '../harness/validator.ts';
+import type { Exchange } from '../harness/transport/exchange.ts';
+import { readJsonBody } from '../harness/json/json-body.ts';
+import type { JsonBody } from '../harness/json/json-readings.ts';
+import { isRfc3339DateTime } from '../harness/contracts/rfc3339.ts';
+import { schemaFindings } from '../harness/judging/schema-findings.ts';
+import { schemaTree } from '../harness/judging/schema-tree.ts';
+import { walkBody } from '../harness/judging/schema-walk.ts';
+import { validators, type SchemaName } from '../harness/contracts/validator.ts';
 import { dateTimesOf, projectsList, type BrokenShare, type ProjectsList } from './data.ts';
 import { peakRssMiB, timeCall } from './measure.ts';
 

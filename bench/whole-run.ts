@@ -2,7 +2,7 @@
 // its goal. Whole runs of the suite are timed against a bare Playwright project measured in the same
 // rounds (bench/floor.ts); the external targets are the reference server with the benchmark's variants,
 // in a process of its own (bench/target.ts).
-import { loadCatalogue } from '../harness/catalogue.ts';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { closingTable, type Figure } from './figures.ts';
 import { createFloor } from './floor.ts';
 import { failureFigure, largeListFigure, wholeRunFigures } from './whole-run-figures.ts';

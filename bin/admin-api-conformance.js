@@ -14,7 +14,7 @@ const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 // A clone runs the TypeScript sources; the installed package, which ships no TypeScript, runs their build.
 const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
 const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
-const REPORTER = path.join(SUITE, 'reporters', `conformance-reporter${EXT}`);
+const REPORTER = path.join(SUITE, 'harness', 'run', `conformance-reporter${EXT}`);
 const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
@@ -26,7 +26,7 @@ const version = () => JSON.parse(readFileSync(path.join(ROOT, 'package.json'), '
 
 function usage() {
   /** @type {{ variables: { name: string; help: string }[] }} */
-  const { variables } = JSON.parse(readFileSync(path.join(SUITE, 'harness', 'variables.json'), 'utf8'));
+  const { variables } = JSON.parse(readFileSync(path.join(SUITE, 'harness', 'config', 'variables.json'), 'utf8'));
   const width = Math.max(...variables.map((v) => v.name.length));
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
@@ -193,7 +193,7 @@ const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
 
 /**
  * Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant.
- * The measure of harness/closest.ts, written again: this file runs with no build step, and loads no TypeScript.
+ * The measure of harness/files/closest.ts, written again: this file runs with no build step, and loads no TypeScript.
  */
 function distance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -242,7 +242,7 @@ function main(argv) {
  * sources through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {
-  const script = path.join(SUITE, 'reporters', `${name}${EXT}`);
+  const script = path.join(SUITE, 'commands', `${name}${EXT}`);
   const tsx = EXT === '.ts' ? resolved('tsx') : undefined;
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
   if (EXT === '.ts' && !tsx)

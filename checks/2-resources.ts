@@ -1,4 +1,4 @@
-import type { Check } from './check.ts';
+import type { Check } from '../harness/judging/judge.ts';
 
 // Sections 2.1 to 2.6: the objects of both operations. Each body is validated once against its contract
 // (contracts/public-signup-token.schema.json, contracts/projects.schema.json) and each error goes to the

@@ -1,9 +1,9 @@
-import type { Answers } from '../harness/answers.ts';
-import { field } from '../harness/fields.ts';
-import { describeReceived } from '../harness/received.ts';
-import { isRfc3339DateTime } from '../harness/rfc3339.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import { field } from '../harness/contracts/fields.ts';
+import { describeReceived } from '../harness/judging/received.ts';
+import { isRfc3339DateTime } from '../harness/contracts/rfc3339.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 
 // Section 3: when a signup token's expiresAt lies in the past, enabled is false.
 

@@ -1,8 +1,8 @@
-import type { Answers } from '../harness/answers.ts';
-import { operationDrift, OPERATIONS } from '../harness/description-drift.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
-import { descriptionRequest } from '../harness/plan.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import { operationDrift, OPERATIONS } from '../harness/contracts/description-drift.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
+import { descriptionRequest } from '../harness/recording/plan.ts';
 
 // Sections 4.1 and 4.2 against the target's own OpenAPI description, when the run fetched it: where the
 // description says otherwise, observed and never judged. A description that cannot be read is observed too.

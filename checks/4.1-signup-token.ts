@@ -1,8 +1,8 @@
-import type { Answers } from '../harness/answers.ts';
-import { field } from '../harness/fields.ts';
-import { describeReceived } from '../harness/received.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import { field } from '../harness/contracts/fields.ts';
+import { describeReceived } from '../harness/judging/received.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 import { checkJsonAnswer } from './rules.ts';
 
 // Section 4.1: GET /api/admin/invite-link/tokens/:token

@@ -1,9 +1,9 @@
-import type { Answers } from '../harness/answers.ts';
-import { field } from '../harness/fields.ts';
-import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
-import { describeReceived } from '../harness/received.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import { field } from '../harness/contracts/fields.ts';
+import { isJsonMediaType, type Exchange } from '../harness/transport/exchange.ts';
+import { describeReceived } from '../harness/judging/received.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 import { checkJsonAnswer } from './rules.ts';
 
 // Section 4.2: GET /api/admin/projects, with the optional boolean query parameter archived.

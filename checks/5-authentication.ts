@@ -1,7 +1,7 @@
-import type { Answers } from '../harness/answers.ts';
-import type { Operation } from '../harness/config.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import type { Operation } from '../harness/config/config.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 import { authStatusUnjudgeable, checkStatus } from './rules.ts';
 
 // Section 5: 401 without an authorization header or with an invalid token; 403 for a valid token that

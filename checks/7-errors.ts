@@ -1,8 +1,8 @@
-import type { Answers } from '../harness/answers.ts';
-import type { Operation } from '../harness/config.ts';
-import type { Exchange } from '../harness/exchange.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import type { Operation } from '../harness/config/config.ts';
+import type { Exchange } from '../harness/transport/exchange.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 import { authStatusUnjudgeable, checkErrorAnswer } from './rules.ts';
 
 // Section 7 (with 2.7): every 401 is the error object named AuthenticationRequired, every 403 the one

@@ -1,7 +1,7 @@
-import type { Answers } from '../harness/answers.ts';
-import { field } from '../harness/fields.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
-import type { Check } from './check.ts';
+import type { Answers } from '../harness/judging/answers.ts';
+import { field } from '../harness/contracts/fields.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { Check } from '../harness/judging/judge.ts';
 
 // Section 9: the list's version is reported, never judged beyond its type (2.4).
 

@@ -1,6 +1,6 @@
-import { loadCatalogue } from '../harness/catalogue.ts';
-import { schemaClauses } from '../harness/schema-findings.ts';
-import type { Check } from './check.ts';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
+import { schemaClauses } from '../harness/judging/schema-findings.ts';
+import type { Check } from '../harness/judging/judge.ts';
 import { RESOURCE_CHECKS } from './2-resources.ts';
 import { FIELD_OBSERVATIONS } from './2-fields-observed.ts';
 import { STATE_CHECKS } from './3-states.ts';

@@ -1,9 +1,9 @@
-import { NOT_MODIFIED_REASON, type Answers } from '../harness/answers.ts';
-import { field } from '../harness/fields.ts';
-import { isJsonMediaType, type Exchange } from '../harness/exchange.ts';
-import { describeReceived, valueAt } from '../harness/received.ts';
-import { validators } from '../harness/validator.ts';
-import type { ClauseCheck } from '../harness/verdict.ts';
+import { NOT_MODIFIED_REASON, type Answers } from '../harness/judging/answers.ts';
+import { field } from '../harness/contracts/fields.ts';
+import { isJsonMediaType, type Exchange } from '../harness/transport/exchange.ts';
+import { describeReceived, valueAt } from '../harness/judging/received.ts';
+import { validators } from '../harness/contracts/validator.ts';
+import type { ClauseCheck } from '../harness/judging/verdict.ts';
 
 // Rules more than one section applies; each check file says which of them it uses and why.
 

@@ -1,4 +1,4 @@
-import { loadSchemas } from '../harness/contracts.ts';
+import { loadSchemas } from '../harness/contracts/contracts.ts';
 
 /** Where the reference implementation publishes its OpenAPI description, as Unleash does. */
 export const DESCRIPTION_PATH = '/docs/openapi.json';

@@ -6,7 +6,7 @@ import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from './matrix-render.ts';
-import { makeFolder } from '../harness/folders.ts';
+import { makeFolder } from '../harness/files/folders.ts';
 
 function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
   makeFolder(dir);

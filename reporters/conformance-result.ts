@@ -1,12 +1,12 @@
-import type { Clause } from '../harness/catalogue.ts';
-import type { KnownDeviation } from '../harness/deviations.ts';
-import type { ClauseEvidence } from '../harness/evidence.ts';
-import type { SpecDocument } from '../harness/document.ts';
-import type { Product } from '../harness/product.ts';
-import type { ClauseRun } from '../harness/verdicts.ts';
-import type { Consistency } from '../harness/repeat.ts';
+import type { Clause } from '../harness/contracts/catalogue.ts';
+import type { KnownDeviation } from '../harness/config/deviations.ts';
+import type { ClauseEvidence } from '../harness/judging/evidence.ts';
+import type { SpecDocument } from '../harness/contracts/document.ts';
+import type { Product } from '../harness/config/product.ts';
+import type { ClauseRun } from '../harness/judging/verdicts.ts';
+import type { Consistency } from '../harness/judging/repeat.ts';
 
-import type { Outcome as JudgedStatus } from '../harness/verdict.ts';
+import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
 
 export type { ClauseRun, JudgedStatus };
 /**

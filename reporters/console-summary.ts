@@ -1,9 +1,9 @@
-import { visible } from '../harness/visible.ts';
+import { visible } from '../harness/files/visible.ts';
 import { documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
-// characters escaped (harness/visible.ts), whether it came from the target, a file of the user's or a merged report.
+// characters escaped (harness/files/visible.ts), whether it came from the target, a file of the user's or a merged report.
 const t = (text: unknown) => visible(String(text ?? ''));
 
 function firstViolation(clause: ConformanceReport['clauses'][number]): string {

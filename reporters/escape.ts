@@ -1,4 +1,4 @@
-import { visible, type Layout } from '../harness/visible.ts';
+import { visible, type Layout } from '../harness/files/visible.ts';
 
 // Every string a report quotes may come from the target (field names, values, reasons, error names,
 // header values) or from a file the user wrote: each medium shows it as text, never as its own markup.

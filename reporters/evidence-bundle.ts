@@ -1,7 +1,17 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ArchiveWriter, BUNDLE_ARCHIVE, EXCHANGES, MANIFEST, REPORTS, manifestFile, sha256, writeBundleFolder, type BundleFiles } from '../harness/bundle.ts';
-import { stagedEvidence } from '../harness/evidence-stage.ts';
+import {
+  ArchiveWriter,
+  BUNDLE_ARCHIVE,
+  EXCHANGES,
+  MANIFEST,
+  REPORTS,
+  manifestFile,
+  sha256,
+  writeBundleFolder,
+  type BundleFiles,
+} from '../harness/evidence/bundle.ts';
+import { stagedEvidence } from '../harness/evidence/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 /** The renderings of a run that go into its bundle, as they were written beside it. */

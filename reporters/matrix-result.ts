@@ -1,4 +1,4 @@
-import type { Shard } from '../harness/targets.ts';
+import type { Shard } from '../harness/config/targets.ts';
 import { REPORT_VERSION, type ClauseStatus, type ConformanceReport, type Counts, type MustCounts, type Verdict } from './conformance-result.ts';
 
 /** One run over several targets: each target's verdict and a target × clause matrix. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CHECKS, checkProblems } from '../checks/index.ts';
-import { loadCatalogue } from '../harness/catalogue.ts';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { PROJECT_ROOT } from './support/run-suite.ts';
 
 interface ListedSuite {

@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { clausesToReplay, detailsOf, replay, titleOf } from '../harness/replay.ts';
+import { clausesToReplay, detailsOf, replay, titleOf } from '../harness/run/replay.ts';
 
 // One test per clause of contracts/clauses.yaml, in its order; the judge (checks/) gave each its verdict
 // in the runner, and the test replays it (harness/judging.ts).

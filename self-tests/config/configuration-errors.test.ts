@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../harness/config.ts';
-import { ConfigError } from '../../harness/config-error.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { loadRun } from '../../harness/run/run-targets.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
@@ -276,7 +276,7 @@ for (const mistake of MISTAKES.filter((m) => !m.noReport)) {
     try {
       let thrown: unknown;
       try {
-        loadTargets(mistake.env(target.url, dir), dir);
+        loadRun(mistake.env(target.url, dir), dir);
       } catch (error) {
         thrown = error;
       }
@@ -330,7 +330,7 @@ test("CI=false says a run is not in CI, whatever a CI service's variable says; t
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-not-ci-'));
   try {
     for (const env of [{ CI: 'false', JENKINS_URL: 'https://jenkins.example.com/' }, { CI: '0', BUILD_NUMBER: '7' }, { TF_BUILD: 'False' }]) {
-      expect(loadTargets(env, dir).targets.map((t) => t.embedded)).toEqual([true]);
+      expect(loadRun(env, dir).targets.map((t) => t.embedded)).toEqual([true]);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

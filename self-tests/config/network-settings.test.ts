@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../harness/config.ts';
+import { ConfigError, loadConfig } from '../../harness/config/config.ts';
 import { makeThrowawayPki, type ThrowawayPki } from '../support/certificates.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../harness/config.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { loadTargets } from '../../harness/config/targets.ts';
 
 // Issue 13, point 2: the vendor states the product under test, in a target file or in variables.
 

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTargets } from '../../harness/targets.ts';
+import { loadTargets } from '../../harness/config/targets.ts';
 
 // A target's name becomes the name of its report folder, below the run's `targets/`: no name may lead out
 // of it, since a run clears the folders it writes to.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { specDocument, SPEC_DIR } from '../../harness/document.ts';
+import { specDocument, SPEC_DIR } from '../../harness/contracts/document.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // Issue 13, point 2: reports name the document the contracts were derived from, by the hash of its exact

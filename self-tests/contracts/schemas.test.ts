@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { validators, type SchemaName } from '../../harness/validator.ts';
+import { validators, type SchemaName } from '../../harness/contracts/validator.ts';
 
 // Valid and invalid example documents for every object of section 2, as data (cases/*.json).
 

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { Header } from 'tar';
-import { BundleError } from '../../harness/bundle-error.ts';
-import { BUNDLE_LIMITS, readBundle } from '../../harness/bundle-reader.ts';
-import { ConfigError } from '../../harness/config-error.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { BundleError } from '../../harness/evidence/bundle-error.ts';
+import { BUNDLE_LIMITS, readBundle } from '../../harness/evidence/bundle-reader.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { loadRun } from '../../harness/run/run-targets.ts';
 import { verifyCommand } from '../support/bundles.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 
@@ -31,8 +31,8 @@ const TOO_LARGE = `exchanges.json states 5368709120 bytes, more than the ${BUNDL
 
 test('an archive whose entry states 5 GiB is refused from its header by a replay and by verify', async () => {
   const file = bomb();
-  expect(() => loadTargets({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(ConfigError);
-  expect(() => loadTargets({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(
+  expect(() => loadRun({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(ConfigError);
+  expect(() => loadRun({ CONFORMANCE_REPLAY: file, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir())).toThrow(
     `CONFORMANCE_REPLAY: ${file} cannot be replayed: ${TOO_LARGE}; give the evidence.tar.gz a run wrote, or the folder it unpacks to`,
   );
   const verified = await verifyCommand([file]);

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { bundleRecording, readBundleRecording } from '../../harness/bundle-recording.ts';
-import { writeExchanges } from '../../harness/exchanges-writer.ts';
-import { createSecrets } from '../../harness/redact.ts';
-import type { RunFacts } from '../../harness/verdicts.ts';
+import { bundleRecording, readBundleRecording } from '../../harness/evidence/bundle-recording.ts';
+import { writeExchanges } from '../../harness/evidence/exchanges-writer.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
+import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 // A small recording is written in the runner's process, a large one on a thread: the same code, so the

@@ -1,10 +1,11 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import { bundleRecording, placeholderSecrets, recordingOf, redactBody, type BundleRecording } from '../../harness/bundle-recording.ts';
-import type { ForbiddenCredential } from '../../harness/config.ts';
-import { clauseEvidence } from '../../harness/evidence.ts';
-import { judge } from '../../harness/judge.ts';
-import { createRedactor, createSecrets } from '../../harness/redact.ts';
-import type { RunFacts } from '../../harness/verdicts.ts';
+import { bundleRecording, placeholderSecrets, recordingOf, redactBody, type BundleRecording } from '../../harness/evidence/bundle-recording.ts';
+import type { ForbiddenCredential } from '../../harness/config/config.ts';
+import { clauseEvidence } from '../../harness/judging/evidence.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import { createRedactor, createSecrets } from '../../harness/secrets/redact.ts';
+import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
 import { mutateToken } from '../../reference-server/variants/transforms.ts';
 import type { Variant } from '../../reference-server/server.ts';
@@ -25,9 +26,9 @@ const FACTS: RunFacts = {
 function judgedTwice(variant: Variant | undefined, input: typeof REFERENCE_INPUT = REFERENCE_INPUT) {
   const recording = recordInProcess(variant, input);
   const secrets = createSecrets(input);
-  const live = judge(recording, input);
+  const live = judge(recording, input, loadChecks());
   const bundle = JSON.parse(JSON.stringify(bundleRecording(recording, { ...input, baseUrl: ORIGIN }, secrets, FACTS))) as BundleRecording;
-  const again = judge(recordingOf(bundle), bundle.input);
+  const again = judge(recordingOf(bundle), bundle.input, loadChecks());
   const bundleSecrets = createSecrets(placeholderSecrets(bundle.input));
   const evidence = (checks: typeof live, s: typeof secrets) =>
     checks.map((c) => JSON.parse(JSON.stringify(clauseEvidence(c, s), (k, v) => (k === 'durationMs' ? undefined : v))));

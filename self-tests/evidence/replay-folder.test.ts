@@ -2,9 +2,9 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ConfigError } from '../../harness/config-error.ts';
-import { folderToTakeOnConfigError } from '../../harness/replay-folder.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { folderToTakeOnConfigError } from '../../harness/config/replay-folder.ts';
+import { loadRun } from '../../harness/run/run-targets.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 import { runSuite } from '../support/run-suite.ts';
 
@@ -59,8 +59,8 @@ for (const { title, place, refusal } of PLACES) {
   test(`a replay of ${title} is refused, and a configuration error leaves that folder alone`, () => {
     const { reportDir, bundle } = place();
     const env = { CONFORMANCE_REPLAY: bundle, CONFORMANCE_REPORT_DIR: reportDir };
-    expect(() => loadTargets(env, os.tmpdir())).toThrow(ConfigError);
-    expect(() => loadTargets(env, os.tmpdir())).toThrow(refusal.replace('$BUNDLE', bundle).replace('$REPORT', reportDir));
+    expect(() => loadRun(env, os.tmpdir())).toThrow(ConfigError);
+    expect(() => loadRun(env, os.tmpdir())).toThrow(refusal.replace('$BUNDLE', bundle).replace('$REPORT', reportDir));
     expect(folderToTakeOnConfigError(env, os.tmpdir())).toBeUndefined();
   });
 }
@@ -93,10 +93,10 @@ test("a replay of the last run's evidence.tar.gz in its report folder exits 2 wi
 test("a replay whose evidence folder is the bundle's folder, which the replay's own bundle would replace, is refused", () => {
   const folder = bundleFolder(good);
   const env = { CONFORMANCE_REPLAY: folder, CONFORMANCE_REPORT_DIR: scratch(), CONFORMANCE_EVIDENCE_DIR: folder };
-  expect(() => loadTargets(env, os.tmpdir())).toThrow(
+  expect(() => loadRun(env, os.tmpdir())).toThrow(
     `CONFORMANCE_EVIDENCE_DIR ${folder} and the bundle to replay ${folder} overlap: the replay's bundle would replace the one it replays; give another evidence folder`,
   );
-  expect(loadTargets({ ...env, CONFORMANCE_EVIDENCE_DIR: scratch() }, os.tmpdir()).targets[0].replay?.file).toBe(folder);
+  expect(loadRun({ ...env, CONFORMANCE_EVIDENCE_DIR: scratch() }, os.tmpdir()).targets[0].replay?.file).toBe(folder);
 });
 
 test('a report folder named by spaces alone is no folder to take on a configuration error', () => {

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../../harness/config-error.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { loadRun } from '../../harness/run/run-targets.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { tamperedCopy, unpack } from '../support/bundles.ts';
@@ -49,7 +49,7 @@ test("a replay sends no request and gives the live run's conformance.json, apart
 test('a replay of a bundle whose digests do not hold, or beside a target setting, is a configuration error', async () => {
   // Read as the Playwright config reads it: configuration errors end a run there with their line (self-tests/config).
   const tampered = tamperedCopy(await unpack(bundle), 'exchanges.json', (text) => text.replace('\\"health\\":100', '\\"health\\":900'));
-  const refusal = (env: Record<string, string>) => () => loadTargets(env, path.dirname(bundle));
+  const refusal = (env: Record<string, string>) => () => loadRun(env, path.dirname(bundle));
   expect(refusal({ CONFORMANCE_REPLAY: tampered })).toThrow(ConfigError);
   expect(refusal({ CONFORMANCE_REPLAY: tampered })).toThrow(`CONFORMANCE_REPLAY: the bundle ${tampered} does not hold (exchanges.json: changed`);
   const both = { CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x-token-0123' };

@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { EXCHANGES, MANIFEST } from '../../harness/bundle.ts';
-import { ConfigError } from '../../harness/config-error.ts';
-import { loadTargets } from '../../harness/targets.ts';
+import { EXCHANGES, MANIFEST } from '../../harness/evidence/bundle.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { loadRun } from '../../harness/run/run-targets.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch, withFile } from '../support/in-process-bundle.ts';
 
 // Every way a bundle given to CONFORMANCE_REPLAY can be unreadable is a configuration error: one line that
@@ -78,7 +78,7 @@ for (const { title, bundle, reason } of UNREADABLE) {
     const given = bundle();
     let thrown: unknown;
     try {
-      loadTargets({ CONFORMANCE_REPLAY: given, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
+      loadRun({ CONFORMANCE_REPLAY: given, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
     } catch (error) {
       thrown = error;
     }
@@ -90,6 +90,6 @@ for (const { title, bundle, reason } of UNREADABLE) {
 }
 
 test('the reference bundle made in process is replayed: the helper makes what a run makes', () => {
-  const run = loadTargets({ CONFORMANCE_REPLAY: bundleArchive(good), CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
+  const run = loadRun({ CONFORMANCE_REPLAY: bundleArchive(good), CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
   expect(run.targets[0]).toMatchObject({ name: 'reference', baseUrl: 'http://reference.invalid' });
 });

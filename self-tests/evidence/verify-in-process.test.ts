@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { EXCHANGES, MANIFEST } from '../../harness/bundle.ts';
-import { verifyBundle } from '../../reporters/verify.ts';
-import { verifyOutput } from '../../reporters/verify-output.ts';
+import { EXCHANGES, MANIFEST } from '../../harness/evidence/bundle.ts';
+import { verifyBundle } from '../../commands/verify.ts';
+import { verifyOutput } from '../../commands/verify-output.ts';
 import { manifestValue, referenceBundle, resealed, withFile } from '../support/in-process-bundle.ts';
 
 // verify judged as data: a bundle made in process, and copies of it changed one file at a time with their

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { curlLine } from '../../harness/evidence.ts';
-import type { Exchange } from '../../harness/exchange.ts';
-import { createSecrets } from '../../harness/redact.ts';
+import { curlLine } from '../../harness/judging/evidence.ts';
+import type { Exchange } from '../../harness/transport/exchange.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
 
 // The curl line of a violation repeats its request: the shell fills in each secret from the variable its
 // marker names, in the header and in the path alike, and takes everything else as written.

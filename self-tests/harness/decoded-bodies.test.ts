@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DecodedBodies } from '../../harness/decoded-bodies.ts';
+import { DecodedBodies } from '../../harness/transport/decoded-bodies.ts';
 
 // A body like an earlier one shares its text; any other body, however alike in length, is its own.
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { NAMED, decodedViews, originalSpan } from '../../harness/decoded-view.ts';
+import { NAMED, decodedViews, originalSpan } from '../../harness/secrets/decoded-view.ts';
 
 // decodedViews and originalSpan against a plain reference: one that decodes a text unit by unit and keeps
 // the original span of every unit in arrays. Many generated texts mix plain characters, every escape the

@@ -1,7 +1,8 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import { loadConfig } from '../../harness/config.ts';
-import { operationDrift, type Drift } from '../../harness/description-drift.ts';
-import { judge } from '../../harness/judge.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { operationDrift, type Drift } from '../../harness/contracts/description-drift.ts';
+import { judge } from '../../harness/judging/judge.ts';
 import { referenceDescription } from '../../reference-server/description.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
@@ -121,16 +122,16 @@ test('an operation the description leaves out is observed as not described', () 
 
 test('the drift clauses observe the fetched description, and are not exercised when no path is given', () => {
   const asked = { ...REFERENCE_INPUT, openapiPath: '/docs/openapi.json' };
-  const checks = new Map(judge(recordInProcess(undefined, asked), asked).map((c) => [c.clause, c]));
+  const checks = new Map(judge(recordInProcess(undefined, asked), asked, loadChecks()).map((c) => [c.clause, c]));
   for (const id of ['signup-token.observe.description-drift', 'projects.observe.description-drift']) {
     expect(checks.get(id)?.outcome).toBe('passed');
     expect(checks.get(id)?.observations).toMatchObject({ description: { path: '/docs/openapi.json', status: 200, openapi: '3.1.0' }, differences: [] });
   }
   const unasked = { ...REFERENCE_INPUT, openapiPath: undefined };
-  const notAsked = new Map(judge(recordInProcess(undefined, unasked), unasked).map((c) => [c.clause, c.outcome]));
+  const notAsked = new Map(judge(recordInProcess(undefined, unasked), unasked, loadChecks()).map((c) => [c.clause, c.outcome]));
   expect(notAsked.get('projects.observe.description-drift')).toBe('not-exercised');
   const missing = { ...REFERENCE_INPUT, openapiPath: '/no/such/description.json' };
-  const unread = judge(recordInProcess(undefined, missing), missing).find((c) => c.clause === 'projects.observe.description-drift');
+  const unread = judge(recordInProcess(undefined, missing), missing, loadChecks()).find((c) => c.clause === 'projects.observe.description-drift');
   expect(unread?.observations).toMatchObject({ description: { problem: 'answered 404' } });
 });
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { makeFolder } from '../../harness/folders.ts';
+import { makeFolder } from '../../harness/files/folders.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // Every folder a run makes (reports, evidence, the schema cache) is made by makeFolder. Node's recursive
@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 /** makeFolder(dir) in a process of its own, which a loop could not stop: how it ended, within 10 s. */
 function makeFolderApart(dir: string): { status: number | null; stderr: string } {
-  const script = `try { require('./harness/folders.ts').makeFolder(${JSON.stringify(dir)}) } catch (e) { console.error(e.code); process.exit(1) }`;
+  const script = `try { require('./harness/files/folders.ts').makeFolder(${JSON.stringify(dir)}) } catch (e) { console.error(e.code); process.exit(1) }`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT_ROOT, timeout: 10_000, encoding: 'utf8' });
   return { status: run.status, stderr: run.stderr };
 }

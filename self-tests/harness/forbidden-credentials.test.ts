@@ -1,7 +1,8 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import { loadConfig } from '../../harness/config.ts';
-import { judge } from '../../harness/judge.ts';
-import { makeRunSecrets, requestPlan } from '../../harness/plan.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import { makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
@@ -33,7 +34,7 @@ test('a token refused one operation only is sent to that operation alone', () =>
 });
 
 test('the reference target refuses each forbidden credential on its operations, and each answer is judged', () => {
-  const checks = new Map(judge(recordInProcess(undefined), REFERENCE_INPUT).map((c) => [c.clause, c]));
+  const checks = new Map(judge(recordInProcess(undefined), REFERENCE_INPUT, loadChecks()).map((c) => [c.clause, c]));
   // The token operation is judged on both credentials, the projects operation on the one refused both.
   expect(checks.get('auth.signup-token.forbidden')).toMatchObject({ outcome: 'passed', instances: 2 });
   expect(checks.get('auth.projects.forbidden')).toMatchObject({ outcome: 'passed', instances: 1 });
@@ -42,7 +43,7 @@ test('the reference target refuses each forbidden credential on its operations, 
 
 test('a viewer token let through is a violation that names its placeholder and hints at the permission', () => {
   const fault = FAULTS.find((f) => f.name === 'viewer-let-through-on-tokens')!;
-  const check = judge(recordInProcess(fault), REFERENCE_INPUT).find((c) => c.clause === 'auth.signup-token.forbidden')!;
+  const check = judge(recordInProcess(fault), REFERENCE_INPUT, loadChecks()).find((c) => c.clause === 'auth.signup-token.forbidden')!;
   expect(check.outcome).toBe('failed');
   expect(check.violations.map((v) => [v.exchange.request.credential, v.received, v.required])).toEqual([
     [

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { Ajv } from 'ajv';
-import { readJsonBody, type JsonBody } from '../../harness/json-body.ts';
+import { readJsonBody } from '../../harness/json/json-body.ts';
+import type { JsonBody } from '../../harness/json/json-readings.ts';
 
 function body(text: string, maxDepth?: number): JsonBody {
   const read = readJsonBody(text, maxDepth);

@@ -1,6 +1,7 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
 import { CHECKS } from '../../checks/index.ts';
-import { judge } from '../../harness/judge.ts';
+import { judge } from '../../harness/judging/judge.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 test('a check that throws errors its own clause and no other', () => {
@@ -22,7 +23,7 @@ test('a check that throws errors its own clause and no other', () => {
 });
 
 test('every clause is judged once, in the order of the checks', () => {
-  expect(judge(recordInProcess(undefined), REFERENCE_INPUT).map((c) => c.clause)).toEqual(CHECKS.map((c) => c.clause));
+  expect(judge(recordInProcess(undefined), REFERENCE_INPUT, loadChecks()).map((c) => c.clause)).toEqual(CHECKS.map((c) => c.clause));
 });
 
 test('answers with one body text are read once, and a violation in it is reported for each answer that sent it', () => {
@@ -34,7 +35,7 @@ test('answers with one body text are read once, and a violation in it is reporte
   expect(lists).toHaveLength(2);
   // Two strings of equal content, as two separate reads off the network would give.
   for (const [i, e] of lists.entries()) Object.assign(e, { bodyText: `${broken}${' '.repeat(i)}`.trimEnd() });
-  const health = judge(recording, REFERENCE_INPUT).find((c) => c.clause === 'projects.project.health-range')!;
+  const health = judge(recording, REFERENCE_INPUT, loadChecks()).find((c) => c.clause === 'projects.project.health-range')!;
   expect(health.violations.map((v) => [v.exchange.request.path, v.pointer])).toEqual([
     ['/api/admin/projects', '/projects/0/health'],
     ['/api/admin/projects?archived=false', '/projects/0/health'],
@@ -48,6 +49,6 @@ test('the archived observation tells lists apart by their ids, not by the ids jo
     if (e.request.path === '/api/admin/projects') Object.assign(e, { bodyText: list(['a,b']) });
     if (e.request.path === '/api/admin/projects?archived=false') Object.assign(e, { bodyText: list(['a', 'b']) });
   }
-  const effect = judge(recording, REFERENCE_INPUT).find((c) => c.clause === 'projects.observe.archived-effect')!;
+  const effect = judge(recording, REFERENCE_INPUT, loadChecks()).find((c) => c.clause === 'projects.observe.archived-effect')!;
   expect(effect.observations).toMatchObject({ counts: { withoutParameter: 1, archivedFalse: 2 }, archivedFalseSameAsWithout: false });
 });

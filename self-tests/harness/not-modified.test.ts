@@ -1,6 +1,7 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../../harness/exchange.ts';
-import { judge } from '../../harness/judge.ts';
+import type { Exchange } from '../../harness/transport/exchange.ts';
+import { judge } from '../../harness/judging/judge.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 // Issue 12, transport: a 304 is not a redirect. The suite sends no conditional request, so a 304 is an
@@ -13,7 +14,7 @@ function withNotModified(): ReturnType<typeof judge> {
   const notModified = (e: Exchange) => e.request.path === '/api/admin/projects' && (e.request.credential === 'admin' || e.request.credential === 'none');
   for (const exchange of recording.exchanges.filter(notModified))
     Object.assign(exchange, { status: 304, contentType: undefined, location: undefined, bodyText: '', bodyBytes: 0 });
-  return judge(recording, REFERENCE_INPUT);
+  return judge(recording, REFERENCE_INPUT, loadChecks());
 }
 
 test('a 304 leaves the clauses that needed the answer errored, saying what a 304 is, never a redirect', () => {

@@ -1,9 +1,10 @@
+import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import { clauseEvidence } from '../../harness/evidence.ts';
-import type { Exchange } from '../../harness/exchange.ts';
-import { judge } from '../../harness/judge.ts';
-import { createSecrets } from '../../harness/redact.ts';
-import { answerSignature } from '../../harness/repeat.ts';
+import { clauseEvidence } from '../../harness/judging/evidence.ts';
+import type { Exchange } from '../../harness/transport/exchange.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
+import { answerSignature } from '../../harness/judging/repeat.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { compose, mapBody, rawText, rewrite, type Json } from '../../reference-server/variants/transforms.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
@@ -59,7 +60,7 @@ const TOKEN_PLACES = ['', '/role', '/users/*'];
 const PROJECT_PLACES = ['', '/projects/*', '/projects/*/owners/*'];
 
 test('fields named after inherited properties are observed as unknown fields, and judged like the rest of the body', () => {
-  const checks = judge(recordInProcess(INHERITED_NAMES), REFERENCE_INPUT);
+  const checks = judge(recordInProcess(INHERITED_NAMES), REFERENCE_INPUT, loadChecks());
   const notPassed = checks
     .filter((c) => c.outcome !== 'passed')
     .map((c) => `${c.clause}: ${c.outcome} ${c.crash ?? c.violations[0]?.pointer ?? c.unevaluable[0]?.reason ?? ''}`);
@@ -78,6 +79,7 @@ test('values that are objects with a "toString" or "valueOf" field are described
   const checks = judge(
     recordInProcess({ name: 'object-id', description: 'a project id that is an object with inherited names', transform: hostileId }),
     REFERENCE_INPUT,
+    loadChecks(),
   );
   expect(checks.filter((c) => c.crash !== undefined).map((c) => c.crash)).toEqual([]);
   const types = checks.find((c) => c.clause === 'projects.project.types')!;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { LOCK_FILE, releaseReportFolder, takeReportFolder } from '../../harness/report-folder.ts';
+import { LOCK_FILE, releaseReportFolder, takeReportFolder } from '../../harness/config/report-folder.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // A report folder belongs to one run at a time: its lock names the holder's process, and its start time,
@@ -83,7 +83,7 @@ test('a lock that is a folder, or a link, is refused in one line naming it; the 
 
 test('a lock that is a FIFO is refused at once, not waited on', () => {
   execFileSync('mkfifo', [lock()]);
-  const script = `try { require('./harness/report-folder.ts').takeReportFolder(${JSON.stringify(dir)}) } catch (e) { console.error(e.message); process.exit(2) }`;
+  const script = `try { require('./harness/config/report-folder.ts').takeReportFolder(${JSON.stringify(dir)}) } catch (e) { console.error(e.message); process.exit(2) }`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT_ROOT, timeout: 10_000, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(2);
   expect(run.stderr).toContain(`${lock()} is not a file`);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { isRfc3339DateTime } from '../../harness/rfc3339.ts';
+import { isRfc3339DateTime } from '../../harness/contracts/rfc3339.ts';
 
 const valid = [
   '2024-05-01T12:00:00Z',

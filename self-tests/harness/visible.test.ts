@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { visible } from '../../harness/visible.ts';
+import { visible } from '../../harness/files/visible.ts';
 
 // What a target writes is shown, never obeyed: every character a terminal or a reader would take for
 // something else is written as an escape, in the notation of JSON strings.

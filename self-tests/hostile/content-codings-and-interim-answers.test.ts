@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestLog } from '../../harness/request-log.ts';
+import type { RequestLog } from '../../harness/evidence/request-log.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { expectRun, faithfulAnswer, reasonOf, runAgainst, RUN_BOUND_MS, serveHttp, withServer, writeAnswer } from '../support/hostile-servers.ts';
 import { judgeAgainst } from '../support/judge-against.ts';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { loadCatalogue } from '../../harness/catalogue.ts';
+import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { FAULTS, VALID_VARIANTS } from '../../reference-server/variants/index.ts';
 import { MATRIX_FILE, UPDATE_COMMAND, clauseTable, countsLine, renderGrid, renderMatrix } from './matrix.ts';
 import { changedAnswers, unprovenClauses, variantProblems, type MatrixInput } from './variant-checks.ts';

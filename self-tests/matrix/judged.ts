@@ -1,6 +1,7 @@
-import { loadCatalogue } from '../../harness/catalogue.ts';
-import { judge } from '../../harness/judge.ts';
-import type { ClauseCheck } from '../../harness/verdict.ts';
+import { loadChecks } from '../../checks/index.ts';
+import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import type { ClauseCheck } from '../../harness/judging/verdict.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
@@ -41,6 +42,6 @@ export function judgedVariant(variant: Variant | undefined): { all: Outcomes; mu
       .filter((c) => c.level === 'MUST')
       .map((c) => c.id),
   );
-  const checks = judge(recordInProcess(variant), REFERENCE_INPUT);
+  const checks = judge(recordInProcess(variant), REFERENCE_INPUT, loadChecks());
   return { all: outcomesOf(checks), must: outcomesOf(checks.filter((c) => must.has(c.clause))), explain: () => explain(checks) };
 }

@@ -1,4 +1,4 @@
-import type { Clause } from '../../harness/catalogue.ts';
+import type { Clause } from '../../harness/contracts/catalogue.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { respond, type ReferenceRequest, type ReferenceResponse } from '../../reference-server/respond.ts';
 import type { Variant } from '../../reference-server/server.ts';

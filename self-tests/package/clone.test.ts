@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../support/run-suite.ts';
 test('verify from a clone without its development dependencies says in one line that tsx is missing, exit code 2', async () => {
   const clone = mkdtempSync(path.join(os.tmpdir(), 'conformance-clone-'));
   try {
-    for (const entry of ['bin', 'package.json', 'playwright.config.ts', 'reporters', 'harness', 'checks', 'contracts']) {
+    for (const entry of ['bin', 'package.json', 'playwright.config.ts', 'reporters', 'commands', 'harness', 'checks', 'contracts']) {
       cpSync(path.join(PROJECT_ROOT, entry), path.join(clone, entry), { recursive: true });
     }
     mkdirSync(path.join(clone, 'node_modules'));

@@ -40,7 +40,7 @@ test('the tarball holds the command and the built suite only: no self-tests, ben
 test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's", async () => {
   const help = await command(['--help']);
   expect(help.exitCode).toBe(0);
-  const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
+  const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'config', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
   for (const { name } of variables) expect(help.output).toContain(name);
   expect(help.output).toMatch(/Exit codes:[\s\S]*0 .*\n[\s\S]*1 .*\n[\s\S]*2 .*\n[\s\S]*3 /);
   const version = await command(['--version']);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { Clause } from '../../harness/catalogue.ts';
+import type { Clause } from '../../harness/contracts/catalogue.ts';
 import { buildConformanceReport, EXIT_CODE, type ClauseRun } from '../../reporters/conformance-result.ts';
 import { runMeta } from '../support/run-meta.ts';
 

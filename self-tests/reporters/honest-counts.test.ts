@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { markdownText } from '../../reporters/escape.ts';
-import type { Clause } from '../../harness/catalogue.ts';
+import type { Clause } from '../../harness/contracts/catalogue.ts';
 import { renderBadge } from '../../reporters/badge.ts';
 import { buildConformanceReport, type ClauseRun } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';

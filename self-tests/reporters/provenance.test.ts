@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { loadCatalogue } from '../../harness/catalogue.ts';
-import { specDocument } from '../../harness/document.ts';
+import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
+import { specDocument } from '../../harness/contracts/document.ts';
 import { buildConformanceReport } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { renderHtml } from '../../reporters/html.ts';

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/config.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // Issue 4, part 3: secrets go in .env, which git never sees; .env.example says what can go there.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../harness/config.ts';
+import { ConfigError, loadConfig } from '../../harness/config/config.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 

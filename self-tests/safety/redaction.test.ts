@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { forbiddenCredentials } from '../../harness/config.ts';
-import { cut } from '../../harness/evidence.ts';
-import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/redact.ts';
-import { unsafeToRedact } from '../../harness/secret-rule.ts';
+import { forbiddenCredentials } from '../../harness/config/config.ts';
+import { cut } from '../../harness/judging/evidence.ts';
+import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/secrets/redact.ts';
+import { unsafeToRedact } from '../../harness/secrets/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { base64Around, formsIn, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms, wrapped } from '../support/written-forms.ts';
 

@@ -1,13 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCK_FILE } from '../../harness/report-folder.ts';
+import { LOCK_FILE } from '../../harness/config/report-folder.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { neverAnswers, recordingReference, withServer } from '../support/hostile-servers.ts';
-import { COMMAND, killGroup, referenceTargetEnv, runCommand, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { COMMAND, killGroup, referenceTargetEnv, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 
 // The gate fails closed: no green without the user's target, an exit code that says what happened
 // (0 pass, 1 violation, 2 configuration, 3 no verdict), whatever reporters the user chooses.

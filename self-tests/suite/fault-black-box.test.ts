@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReferenceServer } from '../../reference-server/server.ts';
-import { loadCatalogue } from '../../harness/catalogue.ts';
+import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { judgedVariant } from '../matrix/judged.ts';
 import { referenceTargetEnv, runSuite, statusesOf } from '../support/run-suite.ts';

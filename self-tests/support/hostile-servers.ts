@@ -3,7 +3,6 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { respond, type ReferenceResponse } from '../../reference-server/respond.ts';
 import { expect } from '@playwright/test';
-import type { JudgedRun } from './judge-against.ts';
 import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from './run-suite.ts';
 
 /** What a loopback server saw of one request. */
@@ -282,7 +281,7 @@ export async function withServer<S extends LoopbackServer, T>(start: Promise<S>,
 export const RUN_BOUND_MS = 90_000;
 
 /** The reason conformance.json gives for a clause's outcome, or would give for a run judged in this process. */
-export function reasonOf(run: SuiteRun | JudgedRun, id: string): string {
+export function reasonOf(run: SuiteRun | { reasons: Record<string, string> }, id: string): string {
   if ('reasons' in run) return run.reasons[id] ?? '';
   return run.report?.clauses.find((c) => c.id === id)?.reason ?? '';
 }

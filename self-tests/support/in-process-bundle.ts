@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { create } from 'tar';
-import { EXCHANGES, MANIFEST, manifestFile, REPORTS, sha256, writeBundleFolder, type BundleFiles, type Manifest } from '../../harness/bundle.ts';
-import { bundleRecording, readBundleRecording } from '../../harness/bundle-recording.ts';
-import { createSecrets } from '../../harness/redact.ts';
-import type { RunFacts } from '../../harness/verdicts.ts';
-import { rejudge } from '../../reporters/verify.ts';
+import { EXCHANGES, MANIFEST, manifestFile, REPORTS, sha256, writeBundleFolder, type BundleFiles, type Manifest } from '../../harness/evidence/bundle.ts';
+import { bundleRecording, readBundleRecording } from '../../harness/evidence/bundle-recording.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
+import type { RunFacts } from '../../harness/judging/verdicts.ts';
+import { rejudge } from '../../commands/verify.ts';
 import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
 
 // A bundle made in this process, as a run makes one: the reference target's answers redacted, the report this

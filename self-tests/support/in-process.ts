@@ -1,10 +1,11 @@
-import type { JudgeInput } from '../../harness/answers.ts';
-import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config.ts';
-import type { Exchange } from '../../harness/exchange.ts';
-import { judge } from '../../harness/judge.ts';
-import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/plan.ts';
-import type { Recording } from '../../harness/recording.ts';
-import type { Outcome } from '../../harness/verdict.ts';
+import { loadChecks } from '../../checks/index.ts';
+import type { JudgeInput } from '../../harness/judging/answers.ts';
+import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config/config.ts';
+import type { Exchange } from '../../harness/transport/exchange.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
+import type { Recording } from '../../harness/recording/recording.ts';
+import type { Outcome } from '../../harness/judging/verdict.ts';
 import { DESCRIPTION_PATH } from '../../reference-server/description.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { answer, serialise, type Variant } from '../../reference-server/server.ts';
@@ -56,6 +57,6 @@ export function recordInProcess(variant: Variant | undefined, input = REFERENCE_
 /** Each outcome of the judge, with the clauses that had it. */
 export function outcomesInProcess(variant: Variant | undefined, input = REFERENCE_INPUT): Record<Outcome, string[]> {
   const outcomes: Record<Outcome, string[]> = { passed: [], failed: [], errored: [], 'not-exercised': [] };
-  for (const check of judge(recordInProcess(variant, input), input)) outcomes[check.outcome].push(check.clause);
+  for (const check of judge(recordInProcess(variant, input), input, loadChecks())) outcomes[check.outcome].push(check.clause);
   return outcomes;
 }

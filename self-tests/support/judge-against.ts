@@ -1,14 +1,15 @@
+import { loadChecks } from '../../checks/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCatalogue } from '../../harness/catalogue.ts';
-import { loadConfig, type TargetConfig } from '../../harness/config.ts';
-import { shown } from '../../harness/evidence.ts';
-import { judge } from '../../harness/judge.ts';
-import { preflightProblem, runStopped } from '../../harness/preflight.ts';
-import { record, type Recording } from '../../harness/recording.ts';
-import { createSecrets } from '../../harness/redact.ts';
-import { runsOf } from '../../harness/verdicts.ts';
+import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
+import { loadConfig, type TargetConfig } from '../../harness/config/config.ts';
+import { shown } from '../../harness/judging/evidence.ts';
+import { judge } from '../../harness/judging/judge.ts';
+import { preflightProblem, runStopped } from '../../harness/recording/preflight.ts';
+import { record, type Recording } from '../../harness/recording/recording.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
+import { runsOf } from '../../harness/judging/verdicts.ts';
 import { clauseResults, type ClauseStatus } from '../../reporters/conformance-result.ts';
 import { QUICK_TIMEOUTS, reasonOf } from './hostile-servers.ts';
 import { referenceTargetEnv, statusesOf, type SuiteRun } from './run-suite.ts';
@@ -74,7 +75,7 @@ export async function judgeAgainst(baseUrl: string, overrides: Record<string, st
   const secrets = createSecrets(config);
   const problem = preflightProblem(config, recording);
   if (problem !== undefined) return stoppedRun(shown(problem, secrets), recording);
-  const runs = runsOf(loadCatalogue(), judge(recording, config), secrets);
+  const runs = runsOf(loadCatalogue(), judge(recording, config, loadChecks()), secrets);
   const results = clauseResults(loadCatalogue(), runs, { deviations: [], today: '2026-01-01', runStatus: 'passed', runErrors: [] });
   return judgedRun(
     results.map((r) => [r.id, { status: r.status, reason: r.reason }]),

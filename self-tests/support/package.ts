@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from './run-suite.ts';
-import { CI_MARKERS } from '../../harness/ci.ts';
+import { CI_MARKERS } from '../../harness/config/ci.ts';
 
 /** What a command printed and how it ended. */
 export interface CommandRun {

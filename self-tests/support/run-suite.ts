@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { referenceEnvironment } from '../../reference-server/fixtures.ts';
-import { CI_MARKERS } from '../../harness/ci.ts';
+import { CI_MARKERS } from '../../harness/config/ci.ts';
 
 export const PROJECT_ROOT = path.join(__dirname, '../../');
 export const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');

@@ -1,8 +1,8 @@
-import type { NetworkSettings } from '../../harness/config.ts';
-import type { Credential, Exchange } from '../../harness/exchange.ts';
-import { DecodedBodies } from '../../harness/decoded-bodies.ts';
-import { send } from '../../harness/http.ts';
-import { openNetwork } from '../../harness/network.ts';
+import type { NetworkSettings } from '../../harness/transport/network.ts';
+import type { Credential, Exchange } from '../../harness/transport/exchange.ts';
+import { DecodedBodies } from '../../harness/transport/decoded-bodies.ts';
+import { send } from '../../harness/transport/http.ts';
+import { openNetwork } from '../../harness/transport/network.ts';
 
 export interface SendOptions {
   timeoutMs?: number;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { loadConfig } from '../../harness/config.ts';
-import { describeTransportError, type FailureContext } from '../../harness/transport-failures.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { describeTransportError, type FailureContext } from '../../harness/transport/transport-failures.ts';
 import { makeThrowawayPki, type ThrowawayPki } from '../support/certificates.ts';
 import { refusingUrl, serveRaw, type LoopbackServer } from '../support/hostile-servers.ts';
 import { sendOnce } from '../support/send.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { MAX_RETRIES, retryAfterMs } from '../../harness/rate-limit.ts';
+import { MAX_RETRIES, retryAfterMs } from '../../harness/transport/rate-limit.ts';
 import { serveHttp, withServer } from '../support/hostile-servers.ts';
 import { sendOnce } from '../support/send.ts';
 

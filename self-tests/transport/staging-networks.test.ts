@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type NetworkSettings } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import type { NetworkSettings } from '../../harness/transport/network.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { makeThrowawayPki, type ThrowawayPki } from '../support/certificates.ts';
 import { withServer } from '../support/hostile-servers.ts';

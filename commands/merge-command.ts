@@ -1,0 +1,114 @@
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { check } from '../harness/files/checked.ts';
+import { ConfigError } from '../harness/files/config-error.ts';
+import { overlap } from '../harness/files/folders.ts';
+import { takeReportFolder } from '../harness/config/report-folder.ts';
+import { reportDirOf } from '../harness/config/sources.ts';
+import { visible } from '../harness/files/visible.ts';
+import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
+import { EXIT_CODE, type ConformanceReport } from '../reporters/conformance-result.ts';
+import type { MatrixReport } from '../reporters/matrix-result.ts';
+import { mergeShards, type ShardReports } from './merge.ts';
+import { VERDICT_LABEL } from '../reporters/sections.ts';
+
+// `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
+// merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
+// there; 3: shards that cannot be read, or are not of one run.
+
+const REPORT_SCHEMA = new URL('../reporters/conformance-report.schema.json', pathToFileURL(__filename));
+
+/** A line that ends the merge: what is wrong, and its exit code. */
+class MergeError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new MergeError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'not JSON'})`, 3);
+  }
+}
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** A shard's matrix, checked where it is read: the fields a merge relies on. */
+function matrixOf(file: string): MatrixReport {
+  const m = readJson(file) as Partial<MatrixReport> | null;
+  const fits =
+    m?.kind === 'matrix' &&
+    typeof m.shard === 'string' &&
+    /^\d+\/\d+$/.test(m.shard) &&
+    isStrings(m.runTargets) &&
+    Array.isArray(m.targets) &&
+    m.targets.every((t) => typeof t?.name === 'string' && typeof t.report === 'string') &&
+    typeof m.suite?.version === 'string' &&
+    typeof m.document?.sha256 === 'string' &&
+    typeof m.durationMs === 'number';
+  if (!fits) throw new MergeError(`${file} is not a shard's report: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)`, 3);
+  return m as MatrixReport;
+}
+
+/** One shard's folder: its matrix and each of its targets' reports, each checked against the report's schema. */
+function readShard(dir: string): ShardReports {
+  const matrix = matrixOf(path.join(dir, 'conformance.json'));
+  const targets = matrix.targets.map((t) => {
+    const folder = path.dirname(path.resolve(dir, t.report));
+    if (!folder.startsWith(path.join(dir, 'targets') + path.sep)) throw new MergeError(`${dir}: the report of ${t.name} lies outside its targets/ folder`, 3);
+    const read = check<ConformanceReport>(REPORT_SCHEMA, readJson(path.join(folder, 'conformance.json')));
+    if (!read.ok) throw new MergeError(`${folder}/conformance.json does not match the report's schema: ${read.errors.join('; ')}`, 3);
+    return { report: read.value, folder: path.basename(folder) };
+  });
+  return { matrix, targets };
+}
+
+/** The shards' folders: each folder given, or the folders it holds when it is no report folder itself. */
+function shardFolders(given: string[]): string[] {
+  return given.flatMap((g) => {
+    const dir = path.resolve(g);
+    if (!existsSync(dir)) throw new MergeError(`merge: there is no folder ${dir}`, 2);
+    if (!statSync(dir).isDirectory()) throw new MergeError(`merge: ${dir} is a file; give the shards' report folders`, 2);
+    if (existsSync(path.join(dir, 'conformance.json'))) return [dir];
+    const inside = readdirSync(dir)
+      .map((name) => path.join(dir, name))
+      .filter((d) => statSync(d).isDirectory() && existsSync(path.join(d, 'conformance.json')));
+    if (inside.length === 0) throw new MergeError(`merge: ${dir} holds no shard's report folder (conformance.json)`, 2);
+    return inside;
+  });
+}
+
+function merge(args: string[]): number {
+  if (args.length === 0 || args.some((a) => a.startsWith('-'))) throw new MergeError('usage: admin-api-conformance merge <shard report folder>…', 2);
+  const folders = shardFolders(args);
+  const out = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
+  const inside = folders.find((f) => overlap(f, out));
+  if (inside) throw new MergeError(`merge: the report folder ${out} and the shard folder ${inside} overlap; give another CONFORMANCE_REPORT_DIR`, 2);
+  const shards = folders.map(readShard);
+  const merged = mergeShards(shards);
+  if ('refused' in merged) throw new MergeError(`no verdict: ${merged.refused}`, 3);
+  takeReportFolder(out);
+  for (const [i, shard] of shards.entries())
+    for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
+  const { matrix } = merged;
+  const files = writeMatrixArtifacts(matrix, out, process.env.GITHUB_STEP_SUMMARY);
+  const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
+  process.stdout.write(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
+  for (const error of matrix.errors) process.stdout.write(`  ${visible(error)}\n`);
+  process.stdout.write(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
+  return EXIT_CODE[matrix.verdict];
+}
+
+try {
+  process.exit(merge(process.argv.slice(2)));
+} catch (error) {
+  if (!(error instanceof MergeError) && !(error instanceof ConfigError)) throw error;
+  process.stderr.write(`admin-api-conformance: ${visible(error.message)}\n`);
+  process.exit(error instanceof MergeError ? error.exitCode : 2);
+}

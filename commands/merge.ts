@@ -1,0 +1,51 @@
+import type { ConformanceReport } from '../reporters/conformance-result.ts';
+import { buildMatrixReport, type MatrixReport } from '../reporters/matrix-result.ts';
+
+// Shards split a run's targets (CONFORMANCE_SHARD): each judged its own targets whole. Merging puts their
+// reports back together as the run's matrix, and tells what is missing or not of one run.
+
+/** One shard's report folder as read: its matrix, and its targets' own reports with the folder each came from. */
+export interface ShardReports {
+  matrix: MatrixReport;
+  targets: { report: ConformanceReport; folder: string }[];
+}
+
+/** Why these shards are not the shards of one run, if they are not. */
+function notOneRun(shards: ShardReports[]): string | undefined {
+  const [first] = shards;
+  const key = (m: MatrixReport) => JSON.stringify([m.suite, m.document.sha256]);
+  const other = shards.find((s) => key(s.matrix) !== key(first.matrix));
+  if (other)
+    return `shard ${other.matrix.shard} was judged by ${other.matrix.suite.version} (contracts ${other.matrix.suite.contractsHash}), shard ${first.matrix.shard} by ${first.matrix.suite.version} (contracts ${first.matrix.suite.contractsHash})`;
+  const targets = shards.find((s) => JSON.stringify(s.matrix.runTargets) !== JSON.stringify(first.matrix.runTargets));
+  if (targets) return `shard ${targets.matrix.shard} and shard ${first.matrix.shard} name different targets for their run`;
+  const total = (m: MatrixReport) => m.shard?.split('/')[1];
+  const split = shards.find((s) => total(s.matrix) !== total(first.matrix));
+  if (split) return `shard ${split.matrix.shard} and shard ${first.matrix.shard} split the run into different numbers of shards`;
+  const seen = shards.map((s) => s.matrix.shard);
+  const twice = seen.find((s, i) => seen.indexOf(s) !== i);
+  if (twice) return `two report folders are of shard ${twice}`;
+  return undefined;
+}
+
+/**
+ * The run's matrix from its shards' reports, each target's report at `targets/<folder>/`: refused when the
+ * shards are not of one run; partial, naming them, when targets of the run have no report.
+ */
+export function mergeShards(shards: ShardReports[]): { matrix: MatrixReport } | { refused: string } {
+  if (shards.length === 0) return { refused: 'no shard report to merge' };
+  const unsharded = shards.find((s) => s.matrix.shard === undefined || s.matrix.runTargets === undefined);
+  if (unsharded) return { refused: "a report folder is not a shard's: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)" };
+  const why = notOneRun(shards);
+  if (why) return { refused: `the report folders are not of one run: ${why}` };
+  const runTargets = shards[0].matrix.runTargets!;
+  const byName = new Map(shards.flatMap((s) => s.targets).map((t) => [t.report.target.name, t]));
+  const present = runTargets.filter((name) => byName.has(name));
+  if (present.length === 0) return { refused: 'the shards hold no target report' };
+  const reports = present.map((name) => ({ report: byName.get(name)!.report, path: `targets/${byName.get(name)!.folder}/index.html` }));
+  const matrix = buildMatrixReport(reports, Math.max(...shards.map((s) => s.matrix.durationMs)));
+  const missing = runTargets.filter((name) => !byName.has(name));
+  if (missing.length === 0) return { matrix };
+  const error = `no report of ${missing.length} of the run's ${runTargets.length} targets (${missing.join(', ')}): merge every shard's report folder`;
+  return { matrix: { ...matrix, verdict: matrix.verdict === 'fail' ? 'fail' : 'partial', errors: [error, ...matrix.errors] } };
+}

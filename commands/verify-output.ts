@@ -1,0 +1,40 @@
+import { visible } from '../harness/files/visible.ts';
+import { VERDICT_LABEL } from '../reporters/sections.ts';
+import type { Verification } from './verify.ts';
+
+// What `verify` prints, as a pure function of its result. Every line may quote the bundle, which anyone can
+// write: controls and escape sequences are shown as escapes, never sent to the terminal, and a URL's
+// user and password (http://user:password@host) are never printed.
+
+/** The user-and-password part of any URL in a text. */
+const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
+/** A line as it may reach a terminal: no credentials, every control visible. */
+export const printable = (line: string) => visible(line.replace(CREDENTIALS, '$1'));
+
+/** The lines verify prints for a result, and its exit code: 0 verified, 1 a difference, 2 not verifiable here. */
+export function verifyOutput(result: Verification, anyway: boolean): { lines: string[]; exitCode: number } {
+  const { manifest } = result;
+  const lines = [
+    `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}`,
+  ];
+  const done = (exitCode: number) => ({ lines: lines.map(printable), exitCode });
+  if (result.refused) {
+    lines.push(`${anyway ? 'judged anyway' : 'refused'}: ${result.refused}`);
+    if (!anyway) {
+      for (const d of result.differences) lines.push(`  difference  ${d}`);
+      lines.push('  verify it with the suite that made it, or judge it again with this one: --anyway');
+      return done(2);
+    }
+  }
+  if (result.leftOut.length > 0) lines.push(`  ${result.leftOut.length} clause(s) were not judged in the run, and are left out here too`);
+  for (const d of result.differences) lines.push(`  difference  ${d}`);
+  if (result.differences.length > 0) {
+    lines.push(`NOT VERIFIED: ${result.differences.length} difference(s) between the bundle and what this suite finds in it`);
+    return done(1);
+  }
+  lines.push(
+    `VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${VERDICT_LABEL[result.rejudged!.verdict]}`,
+  );
+  return done(0);
+}

@@ -1,0 +1,142 @@
+import { loadChecks } from '../checks/index.ts';
+import { pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
+import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
+import { BundleError } from '../harness/evidence/bundle-error.ts';
+import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
+import { contractsHash } from '../harness/contracts/contracts.ts';
+import { specDocument } from '../harness/contracts/document.ts';
+import { judge } from '../harness/judging/judge.ts';
+import { preflightProblem } from '../harness/recording/preflight.ts';
+import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
+import { clauseRunOf } from '../harness/judging/verdicts.ts';
+import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
+
+// Verifying a bundle offline: its digests, then every clause judged again from its exchanges by this suite,
+// compared with the bundle's own report. Nothing is sent anywhere.
+
+export interface Verification {
+  manifest?: Manifest;
+  /** Why this suite does not judge the bundle: it was made by another suite, contracts or document. */
+  refused?: string;
+  /** Every way the bundle is not what it says: files, clause statuses, the verdict. Empty when it holds. */
+  differences: string[];
+  /** The report this suite gives the bundle's exchanges, when it judged them. */
+  rejudged?: ConformanceReport;
+  /** The clauses the run left out (a --grep, one shard), which verifying leaves out too. */
+  leftOut: string[];
+}
+
+/** Why this suite is not the one that made the bundle, if it is not. */
+function otherMaker(manifest: Manifest): string | undefined {
+  const here = { version: SUITE_VERSION, contractsHash: contractsHash(), document: specDocument().sha256 };
+  const there = { version: manifest.suite.version, contractsHash: manifest.suite.contractsHash, document: manifest.document.sha256 };
+  if (manifest.suite.name === 'admin-api-conformance' && JSON.stringify(here) === JSON.stringify(there)) return undefined;
+  return `the bundle was made by ${manifest.suite.name} ${there.version} with contracts ${there.contractsHash} and the document ${there.document.slice(0, 16)}…; this is admin-api-conformance ${here.version} with contracts ${here.contractsHash} and the document ${here.document.slice(0, 16)}…`;
+}
+
+const STATED = `${REPORTS}/conformance.json`;
+const REPORT_SCHEMA = new URL('../reporters/conformance-report.schema.json', pathToFileURL(__filename));
+
+/**
+ * A file of the bundle read by `read`, or why it cannot be: a file missing or not what its schema says is
+ * a difference, as a changed one is, since no suite could judge such a bundle to hold.
+ */
+function fileOf<T>(files: BundleFiles, name: string, read: (bytes: Buffer) => T): { value: T } | { difference: string } {
+  const bytes = files.get(name);
+  if (!bytes) return { difference: `${name}: missing, so the bundle cannot be judged again` };
+  try {
+    return { value: read(bytes) };
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    return { difference: error.message };
+  }
+}
+
+/** The report this suite gives the bundle's exchanges, judged as the run judged them, on the day it judged them. */
+export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Set<string>, shard?: string): ConformanceReport {
+  const catalogue = loadCatalogue();
+  const recording = recordingOf(bundle);
+  const problem = preflightProblem({ baseUrl: bundle.facts.target.baseUrl }, recording);
+  const outcomes = new Map(problem === undefined ? judge(recording, bundle.input, loadChecks()).map((c) => [c.clause, c.outcome]) : []);
+  const runs = catalogue.filter((c) => outcomes.has(c.id) && !leftOut.has(c.id)).map((c) => clauseRunOf(c, { outcome: outcomes.get(c.id)! }));
+  return buildConformanceReport(catalogue, runs, {
+    suiteVersion: SUITE_VERSION,
+    contractsHash: contractsHash(),
+    document: specDocument(),
+    product: bundle.facts.product,
+    target: bundle.facts.target,
+    startedAt: bundle.startedAt,
+    durationMs: 0,
+    runStatus: 'passed',
+    runErrors: problem === undefined ? [] : [`conformance run stopped: ${problem}`],
+    deviations: bundle.facts.deviations,
+    today: manifest.judgedOn,
+    requests: bundle.facts.requests,
+    shard,
+    consistency: bundle.facts.consistency,
+  });
+}
+
+/** A target as both the manifest and a report name it. */
+const targetOf = ({ name, baseUrl, embedded }: Manifest['target']) => ({ name, baseUrl, embedded });
+
+/**
+ * What the manifest says of the run against what the bundle's report says: the manifest has no digest of its
+ * own, the report's is in it, so the manifest's suite, document, target, product and verdict hold only where
+ * the report says the same.
+ */
+function manifestDifferences(manifest: Manifest, stated: ConformanceReport): string[] {
+  const fields: [string, unknown, unknown][] = [
+    ['suite', manifest.suite, stated.suite],
+    ['document', manifest.document, stated.document],
+    ['target', targetOf(manifest.target), targetOf(stated.target)],
+    ['product', manifest.product, stated.product],
+  ];
+  const differences = fields
+    .filter(([, said, stands]) => !isDeepStrictEqual(said, stands))
+    .map(
+      ([field, said, stands]) =>
+        `${field}: the manifest says ${JSON.stringify(said) ?? 'nothing'}, the bundle's report says ${JSON.stringify(stands) ?? 'nothing'}`,
+    );
+  if (stated.verdict !== manifest.verdict) differences.push(`verdict: the manifest says ${manifest.verdict}, the bundle's report says ${stated.verdict}`);
+  return differences;
+}
+
+function statusDifferences(stated: ConformanceReport, found: ConformanceReport): string[] {
+  const differences: string[] = [];
+  if (!isDeepStrictEqual(targetOf(stated.target), targetOf(found.target)))
+    differences.push(
+      `target: the bundle's report says ${JSON.stringify(targetOf(stated.target))}, its exchanges give ${JSON.stringify(targetOf(found.target))}`,
+    );
+  const foundStatus = new Map(found.clauses.map((c) => [c.id, c.status]));
+  for (const c of stated.clauses) {
+    const status = foundStatus.get(c.id);
+    if (status === undefined) differences.push(`clause ${c.id}: the bundle's report has it, this suite's catalogue does not`);
+    else if (status !== c.status) differences.push(`clause ${c.id}: the bundle's report says ${c.status}, its exchanges give ${status}`);
+  }
+  for (const id of foundStatus.keys()) if (!stated.clauses.some((c) => c.id === id)) differences.push(`clause ${id}: missing from the bundle's report`);
+  if (stated.verdict !== found.verdict) differences.push(`verdict: the bundle's report says ${stated.verdict}, its exchanges give ${found.verdict}`);
+  return differences;
+}
+
+/**
+ * Verifies a bundle: its manifest's digests, then its report against the verdicts this suite gives its
+ * exchanges. A bundle made by another suite, contracts or document is refused unless `anyway`.
+ */
+export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } = {}): Verification {
+  const manifest = manifestOf(files);
+  const differences = digestProblems(files, manifest);
+  const refusal = otherMaker(manifest);
+  if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [] };
+  const report = fileOf(files, STATED, (bytes) => checkedFile<ConformanceReport>(STATED, bytes, REPORT_SCHEMA));
+  const recording = fileOf(files, EXCHANGES, readBundleRecording);
+  const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
+  if (!('value' in report) || !('value' in recording)) return { manifest, refused: refusal, differences: [...differences, ...unread], leftOut: [] };
+  const stated = report.value;
+  differences.push(...manifestDifferences(manifest, stated));
+  const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
+  const rejudged = rejudge(recording.value, manifest, new Set(leftOut), stated.shard);
+  return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged)], rejudged, leftOut };
+}

@@ -1,0 +1,114 @@
+import { existsSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../files/config-error.ts';
+import { makeFolder } from '../files/folders.ts';
+
+/** The lock of a report folder: the process id of the run that holds it. */
+export const LOCK_FILE = '.conformance-run.lock';
+
+/**
+ * What a run writes to its report folder, and so what the next run removes first. Only these: the
+ * folder may be one the user keeps other files in.
+ */
+const RUN_OUTPUT = [
+  'conformance.json',
+  'index.html',
+  'summary.md',
+  'badge.svg',
+  'junit.xml',
+  'requests.json',
+  'evidence.tar.gz',
+  '.evidence-staging',
+  '.evidence.tar.gz.partial',
+  'targets',
+  'blob-report',
+  'test-results',
+];
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** When a process started, in clock ticks since boot (field 22 of Linux's /proc/<pid>/stat); undefined elsewhere. */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields are counted after the last ')', since the process name may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock's content: the holder's process id, then its start time where the system tells it. */
+const lockOf = (pid: number) => `${[pid, startOf(pid)].filter((v) => v !== undefined).join(' ')}\n`;
+
+/** The most a lock of this suite's holds; a larger file is not one, and is taken over unread. */
+const LOCK_MAX_BYTES = 256;
+
+/** The lock's holder as it names itself; undefined when there is no lock. */
+function readLock(lock: string): { pid: number; start?: string } | undefined {
+  // Only a small regular file is read: a FIFO would never end, and a link would have the lock written elsewhere.
+  const stat = lstatSync(lock, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  if (!stat.isFile()) throw new ConfigError(`${lock} is not a file, so no run can hold the folder: remove it, or give another CONFORMANCE_REPORT_DIR`);
+  if (stat.size > LOCK_MAX_BYTES) return { pid: Number.NaN };
+  const [pid, start] = readFileSync(lock, 'utf8').trim().split(/\s+/);
+  return { pid: Number(pid), start };
+}
+
+function holderOf(lock: string): number | undefined {
+  const held = readLock(lock);
+  if (held === undefined) return undefined;
+  const { pid, start } = held;
+  if (!(Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))) return undefined;
+  // A process id is given again once its process is gone (often soon, in a container): a live process that
+  // started at another time than the lock says is not the run that took it.
+  const now = start === undefined ? undefined : startOf(pid);
+  return now !== undefined && now !== start ? undefined : pid;
+}
+
+/** Folders of virtual file systems: writing reports there fails, or does what no one meant. */
+const VIRTUAL = ['/proc', '/sys', '/dev'];
+
+/**
+ * Takes the report folder for this run: refuses when another live run holds it, removes what an earlier
+ * run left there, and holds it until this process ends. A run killed before it could let go leaves a lock
+ * whose process is gone, which the next run takes over.
+ */
+export function takeReportFolder(dir: string): void {
+  if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
+  try {
+    makeFolder(dir);
+  } catch (error) {
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const lock = path.join(dir, LOCK_FILE);
+  const holder = holderOf(lock);
+  if (holder !== undefined)
+    throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
+  try {
+    writeFileSync(lock, lockOf(process.pid));
+  } catch (error) {
+    throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  process.once('exit', () => releaseReportFolder(dir));
+  for (const name of RUN_OUTPUT) rmSync(path.join(dir, name), { recursive: true, force: true });
+}
+
+/** Lets the folder go, when this process holds it. */
+export function releaseReportFolder(dir: string): void {
+  const lock = path.join(dir, LOCK_FILE);
+  try {
+    if (readLock(lock)?.pid === process.pid) unlinkSync(lock);
+  } catch {
+    // already gone
+  }
+}

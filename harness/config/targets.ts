@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
+import { readVariables } from './sources.ts';
+
+/** Several target files, checked side by side in one run: one Playwright project each. */
+export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
+
+/** The share of CONFORMANCE_TARGETS this run judges, `i/n`: a CI job of n judges its own targets. */
+export const SHARD_VARIABLE = 'CONFORMANCE_SHARD';
+
+/** An evidence bundle whose exchanges the run judges instead of a target's answers (harness/evidence/replay-bundle.ts). */
+export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
+
+/** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
+export const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '') || 'target';
+
+/** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
+function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): { targets: TargetConfig[]; reportDir: string } {
+  const configs = files.map((file) => loadConfig(env, cwd, file));
+  // Every file is read with the same environment and `.env`, and a target file names no report folder.
+  const { reportDir } = configs[0];
+  const targets = configs.map((config) => ({ ...config, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
+  const names = targets.map((t) => t.name);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated !== undefined) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${repeated}"; give each a distinct name`);
+  // Names that differ only in case or punctuation share a report folder: one target's reports would overwrite the other's.
+  const folders = names.map(slug);
+  const clash = folders.findIndex((f, i) => folders.indexOf(f) !== i);
+  if (clash >= 0)
+    throw new ConfigError(
+      `the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`,
+    );
+  return { targets, reportDir };
+}
+
+/** A share of a run's targets: the i-th of n, and every target of the run, so that a merge can tell what is missing. */
+export interface Shard {
+  current: number;
+  total: number;
+  /** Every target of the run, by name, those of the other shards included. */
+  runTargets: string[];
+}
+
+export interface RunTargets {
+  /** True when the targets come from CONFORMANCE_TARGETS: one Playwright project each, and a matrix report. */
+  multi: boolean;
+  /** The targets this run judges: all of them, or its shard's. */
+  targets: TargetConfig[];
+  shard?: Shard;
+  /** Where the run's own reports go; with several targets, each also has a folder of its own below it. */
+  reportDir: string;
+}
+
+/** The bundle CONFORMANCE_REPLAY names, as given; undefined when there is none to replay. */
+export function replayOf(env: Record<string, string | undefined>, cwd: string): string | undefined {
+  const vars = readVariables(env, cwd);
+  const replay = vars.env[REPLAY_VARIABLE] ?? vars.dotenv[REPLAY_VARIABLE];
+  // Empty, it would leave the run to whatever else is set, the embedded target at worst: a missing value is a mistake.
+  if (replay === '') throw new ConfigError(`${REPLAY_VARIABLE} is set but empty: give the evidence bundle to replay, or unset it`);
+  return replay;
+}
+
+/** The targets of CONFORMANCE_TARGETS, or the one target of the other variables (a replay's is harness/evidence/replay-bundle.ts's). */
+export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
+  const vars = readVariables(env, cwd);
+  const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
+  const shard = vars.env[SHARD_VARIABLE] ?? vars.dotenv[SHARD_VARIABLE];
+  if (!raw) {
+    if (shard !== undefined)
+      throw new ConfigError(`${SHARD_VARIABLE} splits the targets of ${TARGETS_VARIABLE}; a single target is judged whole, in one run: unset it`);
+    const config = loadConfig(env, cwd);
+    return { multi: false, targets: [config], reportDir: config.reportDir };
+  }
+  const files = raw.split(',').map((f) => f.trim());
+  if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
+  const several = loadSeveral(files, env, cwd);
+  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shard)) };
+}
+
+/**
+ * The i-th of n shares of the targets, every n-th from the i-th: each target is judged whole, in one shard,
+ * and every request to it is sent once.
+ */
+export function shareOf(targets: TargetConfig[], text: string): { targets: TargetConfig[]; shard: Shard } {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const [current, total] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!(current >= 1 && current <= total)) throw new ConfigError(`${SHARD_VARIABLE} is "${text}"; give i/n, with i from 1 to n, such as 2/3`);
+  const share = targets.filter((_, i) => i % total === current - 1);
+  if (share.length === 0)
+    throw new ConfigError(`shard ${current}/${total} holds no target: the run has ${targets.length}; split it into at most ${targets.length} shards`);
+  return { targets: share, shard: { current, total, runTargets: targets.map((t) => t.name) } };
+}

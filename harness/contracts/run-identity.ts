@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { contractsHash } from './contracts.ts';
+import { specDocument } from './document.ts';
+
+// The suite that judges: its version, contracts and document, named in every report and bundle, so that a
+// bundle is judged again only by the suite that made it.
+
+/** This suite's version, in every report, bundle and request it sends (its User-Agent). */
+export const SUITE_VERSION = '0.1.0';
+
+/** The suite that judged, and what it judged by. */
+export interface JudgedBy {
+  suiteVersion: string;
+  contractsHash: string;
+  documentSha256: string;
+}
+
+export const judgedByThisSuite = (): JudgedBy => ({ suiteVersion: SUITE_VERSION, contractsHash: contractsHash(), documentSha256: specDocument().sha256 });
+
+/** A short digest of the configuration facts (already redacted by the caller). */
+export const digestOf = (facts: unknown): string => createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createGzip } from 'node:zlib';
+import { BundleError } from './bundle-error.ts';
+import { check, schemaFile } from '../files/checked.ts';
+import type { SpecDocument } from '../contracts/document.ts';
+import type { Product } from '../config/product.ts';
+import { makeFolder } from '../files/folders.ts';
+
+// tar is loaded when a bundle is first written, not with the configuration of a run.
+const tar = () => require('tar') as typeof import('tar');
+
+// An evidence bundle: the exchanges a run judged, secrets as placeholders, the run's reports, and a manifest
+// with the SHA-256 of every other file. A .tar.gz by default, a folder when asked.
+
+/** The archive a run leaves beside its reports. */
+export const BUNDLE_ARCHIVE = 'evidence.tar.gz';
+/**
+ * Where a target's bundle is put together in its report folder while the run goes on: the redacted
+ * recording first, the reports and the manifest at the end. It holds no secret.
+ */
+export const STAGING = '.evidence-staging';
+/** The archive while it is written; renamed to BUNDLE_ARCHIVE once whole, so no run leaves part of one under that name. */
+export const PARTIAL_ARCHIVE = '.evidence.tar.gz.partial';
+export const MANIFEST = 'manifest.json';
+export const EXCHANGES = 'exchanges.json';
+/** The reports of the run, under this folder of the bundle. */
+export const REPORTS = 'reports';
+
+export interface Manifest {
+  bundleVersion: 1;
+  suite: { name: string; version: string; contractsHash: string };
+  document: SpecDocument;
+  target: { name: string; baseUrl: string; embedded: boolean };
+  product?: Product;
+  /** When the bundle was made, and the day the run's known deviations were judged on. */
+  createdAt: string;
+  judgedOn: string;
+  verdict: string;
+  /** Each other file of the bundle, by its path inside it, with the SHA-256 of its bytes. */
+  files: Record<string, string>;
+  /** The bundle a replay run judged, when this run was one. */
+  replayOf?: string;
+}
+
+/** The files of a bundle, by path inside it. */
+export type BundleFiles = Map<string, Buffer>;
+
+export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** The manifest of a bundle whose other files have these digests, by path inside it. */
+export function manifestFile(digests: Record<string, string>, about: Omit<Manifest, 'bundleVersion' | 'files'>): Buffer {
+  const files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => a.localeCompare(b)));
+  const manifest: Manifest = { bundleVersion: 1, ...about, files };
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+function writeFolder(dir: string, files: BundleFiles): void {
+  for (const [name, bytes] of files) {
+    makeFolder(path.dirname(path.join(dir, name)));
+    writeFileSync(path.join(dir, name), bytes);
+  }
+}
+
+/** Writes the bundle as a folder: what an earlier bundle left there is removed first, and nothing else. */
+export function writeBundleFolder(dir: string, files: BundleFiles): void {
+  for (const name of [MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
+  makeFolder(dir);
+  writeFolder(dir, files);
+}
+
+/**
+ * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the
+ * recording can be compressed while the tests run, and the reports and the manifest added last.
+ */
+export class ArchiveWriter {
+  private readonly pack: InstanceType<typeof import('tar').Pack>;
+  private readonly written: Promise<void>;
+  private readonly partial: string;
+
+  /** Files are taken from `staging`, under the names they have in the bundle. */
+  constructor(
+    private readonly staging: string,
+    private readonly file: string,
+  ) {
+    const partial = (this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE));
+    this.pack = new (tar().Pack)({ cwd: staging, portable: true, noMtime: true });
+    // Compressed by Node's zlib, on its own threads: tar's gzip would compress on the runner's one thread,
+    // while a worker starts and the tests run. The fastest level: a recording of large lists takes a
+    // quarter more room, and half the time.
+    const gzip = createGzip({ level: 1 });
+    const out = createWriteStream(partial);
+    this.written = new Promise<void>((resolve, reject) => {
+      out.on('close', resolve).on('error', reject);
+      gzip.on('error', reject);
+      this.pack.on('error', reject);
+    });
+    this.written.catch(() => {}); // told where finish() is awaited
+    this.pack.pipe(gzip).pipe(out);
+  }
+
+  /** Adds files already written to the staging folder, in this order. */
+  add(names: string[]): this {
+    for (const name of names) this.pack.add(name);
+    return this;
+  }
+
+  /** Writes these last files to the staging folder, adds them, and ends the archive. */
+  async finish(last: BundleFiles): Promise<void> {
+    writeFolder(this.staging, last);
+    this.add([...last.keys()]);
+    this.pack.end();
+    await this.written;
+    renameSync(this.partial, this.file);
+  }
+
+  /** Stops writing: no archive, and no part of one, is left. */
+  async abandon(): Promise<void> {
+    this.pack.end();
+    await this.written.catch(() => {});
+    rmSync(this.partial, { force: true });
+  }
+}
+
+/** The manifest of a bundle, checked against its schema. */
+export function manifestOf(files: BundleFiles): Manifest {
+  const bytes = files.get(MANIFEST);
+  if (!bytes) throw new BundleError(`${MANIFEST} in the bundle is missing`);
+  return checkedFile<Manifest>(MANIFEST, bytes, schemaFile('bundle-manifest.schema.json'));
+}
+
+/** A JSON file of the bundle, checked against its schema where it is read; a BundleError that names the file otherwise. */
+export function checkedFile<T>(name: string, bytes: Buffer, schema: URL): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new BundleError(`${name} in the bundle is not JSON`);
+  }
+  const read = check<T>(schema, parsed);
+  if (!read.ok) throw new BundleError(`${name} in the bundle does not match its schema: ${read.errors.join('; ')}`);
+  return read.value;
+}
+
+/** Every file whose bytes are not those the manifest names, every file it names that is missing, every file it does not name. */
+export function digestProblems(files: BundleFiles, manifest: Manifest): string[] {
+  const problems: string[] = [];
+  for (const [name, digest] of Object.entries(manifest.files)) {
+    const bytes = files.get(name);
+    if (!bytes) problems.push(`${name}: missing, though the manifest names it`);
+    else if (sha256(bytes) !== digest) problems.push(`${name}: changed; its SHA-256 is ${sha256(bytes)}, the manifest says ${digest}`);
+  }
+  for (const name of files.keys()) if (name !== MANIFEST && !(name in manifest.files)) problems.push(`${name}: not in the manifest`);
+  return problems;
+}

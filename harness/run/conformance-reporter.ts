@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { Clause } from '../contracts/catalogue.ts';
+import { loadCatalogue } from '../contracts/catalogue.ts';
+import type { TargetConfig } from '../config/config.ts';
+import { slug } from '../config/targets.ts';
+import { runTargets } from './run-targets.ts';
+import { contractsHash } from '../contracts/contracts.ts';
+import { specDocument } from '../contracts/document.ts';
+import { runStopped } from '../recording/preflight.ts';
+import { createRedactor } from '../secrets/redact.ts';
+import { judgingEnd, type TargetJudgement } from './run-judgement.ts';
+import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
+import { visible } from '../files/visible.ts';
+import { SUITE_VERSION } from '../contracts/run-identity.ts';
+import { discardEvidence } from '../evidence/evidence-stage.ts';
+import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.ts';
+import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
+import { buildMatrixReport } from '../../reporters/matrix-result.ts';
+import { VERDICT_LABEL } from '../../reporters/sections.ts';
+import { consoleSummary } from '../../reporters/console-summary.ts';
+import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
+
+// The reporter runs in Playwright's runner, where global setup judged the run: it takes the verdicts from
+// there (harness/run/run-judgement.ts), and of Playwright's results only whether each clause's test ran to its end.
+
+// Playwright colours its messages; the report keeps plain text.
+const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** What the command that started the run (bin/admin-api-conformance.js) is told: that the run began, then its verdict. */
+function tellTheCommand(message: { started: true } | { verdict: Verdict; exitCode: number }): void {
+  if (process.connected) process.send?.(message);
+}
+
+/** The status a clause's test ends with when it replays this run (harness/run/replay.ts). */
+function replayedStatus(run: ClauseRun, clause: Clause): TestResult['status'] {
+  if (run.outcome === 'not-exercised' || (run.outcome === 'passed' && clause.level === 'INFO')) return 'skipped';
+  return run.outcome === 'passed' ? 'passed' : 'failed';
+}
+
+/**
+ * The runs Playwright carried to their end: a clause whose test did not run (a --grep, an interruption) has
+ * none; one whose test ended otherwise than its replay does (a timeout, a crash) is errored, with what broke.
+ */
+function carried(runs: ClauseRun[], tests: TestCase[], catalogue: Map<string, Clause>, redact: (text: string) => string): ClauseRun[] {
+  const results = new Map(tests.map((t) => [t.annotations.find((a) => a.type === 'clause')?.description, t.results.at(-1)]));
+  return runs.flatMap((run): ClauseRun[] => {
+    const result = results.get(run.clause);
+    const expected = replayedStatus(run, catalogue.get(run.clause)!);
+    if (result === undefined || result.status === 'interrupted' || (result.status === 'skipped' && expected !== 'skipped')) return [];
+    if (result.status === expected) return [run];
+    const error = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
+    return [{ clause: run.clause, outcome: 'errored', reason: error ? redact(error) : `its test ended ${result.status}` }];
+  });
+}
+
+/** A target's facts when it has no judgement (the run was stopped before its answers came). */
+function factsOf(config: TargetConfig): RunFacts {
+  return {
+    target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded },
+    startedAt: new Date().toISOString(),
+    requests: { count: 0, methods: [] },
+    deviations: config.deviations,
+    product: config.product,
+  };
+}
+
+/** Builds the conformance report at the end of the run, writes its renderings, and tells the command its verdict. */
+export default class ConformanceReporter implements Reporter {
+  private suite?: Suite;
+  private readonly runErrors: string[] = [];
+
+  constructor() {
+    tellTheCommand({ started: true });
+    // The command gone (killed with SIGKILL, which it cannot pass on), the run stops as for SIGINT, its report
+    // marked interrupted, rather than go on alone, holding the report folder, its verdict read by no one.
+    if (process.connected) {
+      process.once('disconnect', () => process.kill(process.pid, 'SIGINT'));
+      process.channel?.unref();
+    }
+  }
+
+  onBegin(_config: unknown, suite: Suite): void {
+    this.suite = suite;
+  }
+
+  onError(error: TestError): void {
+    this.runErrors.push(stripAnsi(error.message ?? error.value ?? 'unknown error'));
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  private reportOf(config: TargetConfig, judged: TargetJudgement | undefined, result: FullResult, today: string): ConformanceReport {
+    // A replay holds no secret, only the placeholders that stand for them: nothing to take out but hidden characters.
+    const secrets = config.replay ? (text: string) => text : createRedactor(config);
+    // Escapes first, so that no escape written later can spell a secret the redactor did not see.
+    const redact = (text: string) => secrets(visible(text, 'block'));
+    const catalogue = loadCatalogue();
+    const facts = judged?.facts ?? factsOf(config);
+    const tests = (this.suite?.allTests() ?? []).filter((t) => (t.parent.project()?.name ?? '') === (judged?.project ?? ''));
+    const stop = judged?.problem === undefined ? undefined : runStopped(judged.problem).message;
+    return buildConformanceReport(catalogue, judged ? carried(judged.runs, tests, new Map(catalogue.map((c) => [c.id, c])), redact) : [], {
+      suiteVersion: SUITE_VERSION,
+      contractsHash: contractsHash(),
+      document: specDocument(),
+      product: facts.product,
+      replay: facts.replay,
+      target: facts.target,
+      startedAt: facts.startedAt,
+      durationMs: result.duration,
+      runStatus: result.status,
+      runErrors: [
+        // Playwright's own line names neither the setting nor what to do; this one comes first, as the reason.
+        ...(result.status === 'timedout'
+          ? [`the run took longer than CONFORMANCE_RUN_TIMEOUT_MS (${config.runTimeoutMs} ms) and was stopped; give a larger value for a target this slow`]
+          : []),
+        ...(stop ? [stop] : []),
+        // The stop of a run none of whose targets could be judged reaches Playwright too, as global setup's error.
+        ...this.runErrors.filter((e) => stop === undefined || !e.includes(stop)).map(redact),
+        ...(result.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
+      ],
+      deviations: facts.deviations,
+      today,
+      requests: facts.requests,
+      consistency: facts.consistency,
+    });
+  }
+
+  /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */
+  private async bundle(report: ConformanceReport, config: TargetConfig, junit: string | undefined, result: FullResult, today: string): Promise<string> {
+    if (result.status === 'interrupted' || result.status === 'timedout') {
+      await discardEvidence(config.reportDir);
+      return '  evidence: none, the run did not end\n';
+    }
+    try {
+      const bundle = await writeEvidenceBundle(
+        report,
+        { reportDir: config.reportDir, evidenceDir: config.evidenceDir, junit, replayOf: report.replay?.bundle },
+        today,
+      );
+      return bundle.written ? `  evidence: ${bundle.written}\n` : '';
+    } catch (error) {
+      // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
+      await discardEvidence(config.reportDir);
+      return `  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})\n`;
+    }
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    // A run that timed out may have left its judging unfinished: nothing it writes may come after the reports.
+    const end = await judgingEnd();
+    const judgement = end && 'judgement' in end ? end.judgement : undefined;
+    const run = runTargets();
+    const today = judgement?.today ?? new Date().toISOString().slice(0, 10);
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    const junit = path.join(run.reportDir, 'junit.xml');
+    const reports: { report: ConformanceReport; path: string }[] = [];
+    for (const [i, config] of run.targets.entries()) {
+      const report = this.reportOf(config, judgement?.targets[i], result, today);
+      const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
+      process.stdout.write(consoleSummary(report, files));
+      const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
+      process.stdout.write(await this.bundle(report, { ...config, evidenceDir }, run.multi ? undefined : junit, result, today));
+      reports.push({ report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) });
+    }
+    if (!run.multi) {
+      if (existsSync(junit)) process.stdout.write(`  report: ${junit}\n`);
+      return this.settle(reports[0].report.verdict);
+    }
+    const matrix = buildMatrixReport(reports, result.duration, run.shard);
+    const files = writeMatrixArtifacts(matrix, run.reportDir, stepSummary);
+    process.stdout.write(
+      `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass${matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : ''}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
+    );
+    return this.settle(matrix.verdict);
+  }
+
+  /** The verdict as the run's status, and as the command's exit code, whatever reporters the user adds or replaces. */
+  private settle(verdict: Verdict): { status: FullResult['status'] } {
+    tellTheCommand({ verdict, exitCode: EXIT_CODE[verdict] });
+    return { status: verdict === 'pass' ? 'passed' : 'failed' };
+  }
+}

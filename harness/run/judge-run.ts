@@ -1,0 +1,91 @@
+import { loadChecks } from '../../checks/index.ts';
+// What global setup does: every request of the run sent once per target, every clause judged, the request
+// log and the evidence left in the report folder. Targets are judged side by side, each on its own.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../reference-server/embedded.ts';
+import { withEmbedded, type TargetConfig } from '../config/config.ts';
+import { bundleRecording, recordingOf } from '../evidence/bundle-recording.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import { stageEvidence } from '../evidence/evidence-stage.ts';
+import { judge } from '../judging/judge.ts';
+import { preflightProblem } from '../recording/preflight.ts';
+import { record, type Recording } from '../recording/recording.ts';
+import { cut, shown } from '../judging/evidence.ts';
+import { createSecrets, redactValue, type Secrets } from '../secrets/redact.ts';
+import { consistencyOf } from '../judging/repeat.ts';
+import { runFacts, runsOf, type RunFacts } from '../judging/verdicts.ts';
+import type { RunJudgement, TargetJudgement } from './run-judgement.ts';
+import type { Clause } from '../contracts/catalogue.ts';
+import { REQUEST_LOG, type RequestLog } from '../evidence/request-log.ts';
+import { makeFolder } from '../files/folders.ts';
+
+function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
+  const requests = recording.exchanges.map((e) => ({
+    method: e.request.method,
+    path: e.request.path,
+    credential: e.request.credential,
+    status: e.status,
+    durationMs: e.durationMs,
+    bodyBytes: e.bodyBytes,
+    failure: e.failure,
+  }));
+  const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
+  makeFolder(config.reportDir);
+  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
+}
+
+/** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
+function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
+  // Required, not imported: a run that replays nothing loads none of the bundle's modules (harness/config/targets.ts).
+  const { replayedRecording } = require('../evidence/replay-bundle') as typeof import('../evidence/replay-bundle');
+  const bundle = replayedRecording(replay.file);
+  return { recording: recordingOf(bundle), consistency: bundle.facts.consistency };
+}
+
+/** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
+async function judgeTarget(config: TargetConfig, catalogue: Clause[], signal: AbortSignal): Promise<Omit<TargetJudgement, 'project'> | undefined> {
+  const secrets = createSecrets(config);
+  const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
+  // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
+  if (signal.aborted) return undefined;
+  const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
+  writeRequestLog(config, recording, facts, secrets);
+  // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
+  stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
+  const problem = preflightProblem(config, recording);
+  // The line that stops the run quotes what the target wrote (a coding's name of up to 16 KiB): redacted, then cut.
+  if (problem !== undefined) return { config, facts, runs: [], problem: cut(problem, secrets, STOPPED_LINE_CHARS) };
+  return { config, facts, runs: runsOf(catalogue, judge(recording, config, loadChecks()), secrets) };
+}
+
+/** The most characters of the line that stops the run. */
+const STOPPED_LINE_CHARS = 1000;
+
+async function recordLive(
+  config: TargetConfig,
+  secrets: Secrets,
+  signal: AbortSignal,
+): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
+  const { recording, rounds } = await record(config, signal);
+  return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined };
+}
+
+/**
+ * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
+ * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
+ */
+export async function judgeTargets(
+  targets: TargetConfig[],
+  multi: boolean,
+  catalogue: Clause[],
+  today: string,
+  signal: AbortSignal,
+): Promise<RunJudgement | undefined> {
+  // The embedded reference target runs in this process, and only while its answers are recorded.
+  const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
+  const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
+  const judged = await Promise.all(configs.map((c) => judgeTarget(c, catalogue, signal))).finally(() => embedded?.close());
+  if (judged.some((t) => t === undefined)) return undefined;
+  return { catalogue, today, targets: judged.map((t, i) => ({ ...t!, project: multi ? configs[i].name : '' })) };
+}

@@ -1,0 +1,49 @@
+import { loadCatalogue } from '../contracts/catalogue.ts';
+import type { ConfigError } from '../files/config-error.ts';
+import { contractsHash } from '../contracts/contracts.ts';
+import { specDocument } from '../contracts/document.ts';
+import type { Product } from '../config/product.ts';
+import { SUITE_VERSION } from '../contracts/run-identity.ts';
+import { takeReportFolder } from '../config/report-folder.ts';
+import type { RunTargets } from '../config/targets.ts';
+import { writeArtifacts } from '../../reporters/artifacts.ts';
+import { incompleteReport, type ConformanceReport } from '../../reporters/conformance-result.ts';
+
+// The report folder belongs to one run: taken at its start, before any request, and holding an
+// incomplete verdict until the reporter writes the real one.
+
+function placeholder(target: ConformanceReport['target'], product?: Product): ConformanceReport {
+  return incompleteReport(loadCatalogue(), {
+    suiteVersion: SUITE_VERSION,
+    contractsHash: contractsHash(),
+    document: specDocument(),
+    product,
+    target,
+    startedAt: new Date().toISOString(),
+  });
+}
+
+/** Takes every report folder of the run and leaves an incomplete report in each. */
+export function startRun(run: RunTargets): void {
+  takeReportFolder(run.reportDir);
+  for (const t of run.targets) {
+    const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product);
+    writeArtifacts(report, t.reportDir);
+  }
+  for (const notice of new Set(run.targets.flatMap((t) => t.notices))) process.stderr.write(`conformance: notice: ${notice}\n`);
+}
+
+/** A configuration error still takes the folder, when it can be named, so that no earlier verdict stands there. */
+export function stopOnConfigError(error: ConfigError, reportDir: string | undefined): never {
+  process.stderr.write(`conformance: configuration error: ${error.message}\n`);
+  if (reportDir !== undefined) {
+    try {
+      takeReportFolder(reportDir);
+      const report = placeholder({ name: 'configuration error', baseUrl: 'http://127.0.0.1', embedded: false });
+      writeArtifacts({ ...report, verdict: 'error', errors: [`configuration error: ${error.message}`] }, reportDir);
+    } catch {
+      // the folder is what the configuration got wrong, or another run holds it: the line above says enough
+    }
+  }
+  process.exit(2);
+}

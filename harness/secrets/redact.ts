@@ -1,0 +1,242 @@
+import { decodedViews, originalSpan, type View } from './decoded-view.ts';
+import { needlesOf, type Needle } from './secret-forms.ts';
+import { MIN_SECRET_CHARS, type SecretSource } from './secret-rule.ts';
+
+export type Redactor = (text: string) => string;
+
+/** Everything that names the secrets of one target: what stands for each, and how to take them out of text. */
+export interface Secrets {
+  redact: Redactor;
+  /** What stands for a credential's token in a curl line: "$TOKEN", "$FORBIDDEN_TOKEN_SIGNUP", ... */
+  placeholderOf(credential: string): string | undefined;
+}
+
+/** The markers that stand in for secrets; curl lines use them as shell variables. */
+export function secretMarkers(config: SecretSource): [string, string][] {
+  const pairs: [string, string][] = [[config.adminToken, '$TOKEN']];
+  for (const f of config.forbidden) pairs.push([f.token, f.placeholder]);
+  config.signupTokens.forEach((secret, i) => pairs.push([secret, `$SIGNUP_TOKEN_${i + 1}`]));
+  // Longest first, so that where one secret holds another, the whole one names the place.
+  return pairs.filter(([secret]) => secret.length > 0).sort((a, b) => b[0].length - a[0].length);
+}
+
+/** A stretch of the original text that spells a secret, and the marker it becomes. */
+interface Found {
+  start: number;
+  end: number;
+  marker: string;
+  /** A part of a secret at an end of the text, rather than the whole secret. */
+  edge?: boolean;
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+
+// The first characters of an escape whose rest a cut took away: "\u00", "%2", "&#4" (a character reference
+// is at most 33 characters long, decoded-view.ts).
+const OPEN_ESCAPE = /(?:\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?)?|%[0-9a-fA-F]?|&#?[xX]?[0-9a-zA-Z]{0,32}|~)$/;
+/** Longer than any OPEN_ESCAPE match: the pattern is tried on this much of the end of a text, not on all of a body. */
+const OPEN_ESCAPE_REACH = 40;
+
+/** How many characters at the end of a text are an escape a cut left open. */
+const openEscapeLength = (text: string) => OPEN_ESCAPE.exec(text.slice(-OPEN_ESCAPE_REACH))?.[0].length ?? 0;
+
+/** A base64 match reaches over the characters that carry bits of the secret beside it, and over its padding. */
+function widened(text: string, from: number, to: number, needle: Needle): [number, number] {
+  let [start, end] = [from, to];
+  if (needle.before > 0 && start > 0 && BASE64_CHAR.test(text[start - 1])) start--;
+  if (needle.after > 0 && end < text.length && BASE64_CHAR.test(text[end])) end++;
+  for (let pad = 0; pad < 2 && text[end] === '='; pad++) end++;
+  return [start, end];
+}
+
+/** Needles found in one pass over a text rather than one pass a needle. */
+interface Search {
+  pattern: RegExp;
+  /** Each needle, the marker of the secret it spells (the first secret's, where two share one), and a test of whether it starts at a place. */
+  needles: { needle: Needle; marker: string; at: RegExp }[];
+}
+
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
+
+const literal = (text: string) => text.replace(REGEXP_SPECIAL, '\\$&');
+
+/**
+ * The passes over a text that find every needle of every secret: one for the secrets as the views show them,
+ * in any letter case (a hex token upper-cased is still the token), one for their base64, whose case is
+ * part of what it encodes. Two smaller expressions also search faster than one of all the needles.
+ */
+function searchesOf(secrets: { marker: string; needles: { needle: Needle }[] }[]): Search[] {
+  const byText = new Map<string, { needle: Needle; marker: string }>();
+  for (const { marker, needles } of secrets) for (const { needle } of needles) if (!byText.has(needle.text)) byText.set(needle.text, { needle, marker });
+  return [false, true].flatMap((base64) => {
+    // Longest first, so that the expression stops at a place where any needle starts.
+    const found = [...byText.values()].filter((n) => n.needle.base64 === base64).sort((a, b) => b.needle.text.length - a.needle.text.length);
+    if (found.length === 0) return [];
+    const flags = base64 ? '' : 'i';
+    return [
+      {
+        pattern: new RegExp(found.map((n) => literal(n.needle.text)).join('|'), `g${flags}`),
+        needles: found.map((n) => ({ ...n, at: new RegExp(literal(n.needle.text), `y${flags}`) })),
+      },
+    ];
+  });
+}
+
+/** Where the needles stand in the view: every one that starts at each place, overlapping ones included. */
+function occurrences(view: View, { pattern, needles }: Search, found: Found[]): void {
+  const { text } = view;
+  let last: Found | undefined;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const at = match.index;
+    // The longest matched; a shorter needle that starts here too (a secret inside another) is kept as well.
+    for (const { needle, marker, at: startsAt } of needles) {
+      startsAt.lastIndex = at;
+      if (!startsAt.test(text)) continue;
+      const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
+      const [start, end] = originalSpan(view, from, to);
+      // Places come in order: a stretch that overlaps the last one of its secret extends it, so that a text
+      // that repeats a secret's pattern (a secret such as "abcdabcdabcd") is held as one stretch, not millions.
+      if (last?.marker === marker && start < last.end) last.end = Math.max(last.end, end);
+      else found.push((last = { start, end, marker }));
+    }
+    // The next needle may start inside this one.
+    pattern.lastIndex = at + 1;
+  }
+}
+
+// The edges are compared in lower case (`lower` is a needle's text in lower case), as the search compares
+// the secrets in any case; a slice whose lower case is of another length (a few letters outside ASCII) is
+// compared as it is.
+const lowered = (text: string) => {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text;
+};
+
+/** Where a prefix of the needle, MIN_SECRET_CHARS long or more, ends the text at `end`; -1 when none does. */
+function prefixBefore(text: string, end: number, lower: string): number {
+  const from = Math.max(0, end - lower.length + 1);
+  const tail = lowered(text.slice(from, end));
+  for (let i = 0; i <= tail.length - MIN_SECRET_CHARS; i++) {
+    if (tail.charCodeAt(i) === lower.charCodeAt(0) && lower.startsWith(tail.slice(i))) return from + i;
+  }
+  return -1;
+}
+
+/** How long a suffix of the needle, MIN_SECRET_CHARS long or more, that starts the text is; -1 when none does. */
+function suffixLength(text: string, lower: string): number {
+  const head = lowered(text.slice(0, lower.length - 1));
+  for (let q = head.length; q >= MIN_SECRET_CHARS; q--) {
+    if (head.charCodeAt(0) === lower.charCodeAt(lower.length - q) && lower.endsWith(head.slice(0, q))) return q;
+  }
+  return -1;
+}
+
+/**
+ * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
+ * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
+ */
+function edges(view: View, open: number, lower: string, grams: Set<string>, marker: string, found: Found[]): void {
+  const { text } = view;
+  if (text.length < MIN_SECRET_CHARS) return;
+  for (const end of new Set([text.length, text.length - open])) {
+    // A part of the needle MIN_SECRET_CHARS long or more that ends here ends with one of its grams: most texts stop at this look-up.
+    if (end < MIN_SECRET_CHARS || !grams.has(lowered(text.slice(end - MIN_SECRET_CHARS, end)))) continue;
+    const p = prefixBefore(text, end, lower);
+    if (p === -1) continue;
+    found.push({ start: originalSpan(view, p, p + 1)[0], end: originalSpan(view, text.length - 1, text.length)[1], marker, edge: true });
+    break;
+  }
+  const q = grams.has(lowered(text.slice(0, MIN_SECRET_CHARS))) ? suffixLength(text, lower) : -1;
+  if (q !== -1) found.push({ start: originalSpan(view, 0, 1)[0], end: originalSpan(view, q - 1, q)[1], marker, edge: true });
+}
+
+/** Every stretch of the text MIN_SECRET_CHARS long. */
+function gramsOf(text: string): Set<string> {
+  const grams = new Set<string>();
+  for (let at = 0; at + MIN_SECRET_CHARS <= text.length; at++) grams.add(text.slice(at, at + MIN_SECRET_CHARS));
+  return grams;
+}
+
+/**
+ * What a marker says where a whole value spelt a secret other than as it is (encoded, escaped, cut, in other
+ * letter cases): that value was not the secret, and must not read as the marker a value equal to it becomes,
+ * in a report or when a bundle's answers are judged again.
+ */
+export const OTHERWISE_WRITTEN = ' (in another written form)';
+
+/** Whether a stretch is a whole value, the whole text or a whole quoted string, that is not the secret itself. */
+function wholeValueOtherThan(text: string, start: number, end: number, secret: string): boolean {
+  if (start === 0 && end === text.length) return text !== secret;
+  if (text[start - 1] !== '"' || text[end] !== '"') return false;
+  try {
+    return JSON.parse(text.slice(start - 1, end + 1)) !== secret;
+  } catch {
+    return true;
+  }
+}
+
+/** The text with every found stretch replaced by its marker; overlapping stretches become one, named by the first. */
+function replaced(text: string, found: Found[], secretOf: Map<string, string>): string {
+  // Of two stretches alike, a whole secret names it rather than a part of a longer one ($FORBIDDEN_TOKEN is
+  // a part of $FORBIDDEN_TOKEN_SIGNUP where placeholders stand for the tokens, as in a bundle).
+  found.sort((a, b) => a.start - b.start || b.end - a.end || Number(a.edge ?? false) - Number(b.edge ?? false));
+  const merged: Found[] = [];
+  for (const f of found) {
+    const last = merged.at(-1);
+    if (last !== undefined && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else merged.push({ ...f });
+  }
+  const out: string[] = [];
+  let at = 0;
+  for (const { start, end, marker } of merged) {
+    const otherwise = wholeValueOtherThan(text, start, end, secretOf.get(marker)!);
+    out.push(text.slice(at, start), otherwise ? `${marker}${OTHERWISE_WRITTEN}` : marker);
+    at = end;
+  }
+  out.push(text.slice(at));
+  return out.join('');
+}
+
+/**
+ * Replaces every written form of every secret with its marker: as it is in any letter case, escaped in any
+ * of the ways the decoded views undo (JSON, URL, HTML, JSON pointer, nested), as a form writes it, in base64
+ * or base64url at any position of a longer encoded text, any of these cut by line breaks (base64 wrapped as
+ * MIME or PEM wraps it), and a part of it cut at either end of the text. What is replaced is the whole
+ * stretch of the text a match came from, the line breaks inside it included; a whole value that was not the
+ * secret itself says so after its marker (OTHERWISE_WRITTEN). It works on one value; a caller redacts each
+ * value before writing or cutting it, never a serialised report.
+ */
+export function createRedactor(config: SecretSource): Redactor {
+  const secrets = secretMarkers(config).map(([secret, marker]) => ({
+    secret,
+    marker,
+    needles: needlesOf(secret).map((needle) => ({ needle, lower: lowered(needle.text), grams: gramsOf(lowered(needle.text)) })),
+  }));
+  if (secrets.length === 0) return (text) => text;
+  const searches = searchesOf(secrets);
+  const secretOf = new Map(secrets.map(({ marker, secret }) => [marker, secret]));
+  return (text) => {
+    const found: Found[] = [];
+    for (const view of decodedViews(text)) {
+      for (const search of searches) occurrences(view, search, found);
+      const open = openEscapeLength(view.text);
+      for (const { marker, needles } of secrets) for (const { lower, grams } of needles) edges(view, open, lower, grams, marker, found);
+    }
+    return found.length === 0 ? text : replaced(text, found, secretOf);
+  };
+}
+
+/** A value with every string in it, keys included, redacted: secrets are values, never searched in serialised text. */
+export function redactValue<T>(value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactValue(v, redact)])) as T;
+}
+
+export function createSecrets(config: SecretSource): Secrets {
+  const placeholders = new Map<string, string>([['admin', '$TOKEN']]);
+  for (const f of config.forbidden) placeholders.set(f.credential, f.placeholder);
+  return { redact: createRedactor(config), placeholderOf: (credential) => placeholders.get(credential) };
+}
