@@ -2,6 +2,7 @@ import { loadChecks } from '../checks/index.ts';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
+import { loadProfiles } from '../harness/contracts/profiles.ts';
 import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
@@ -76,6 +77,8 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     requests: bundle.facts.requests,
     shard,
     consistency: bundle.facts.consistency,
+    profiles: loadProfiles(),
+    claim: bundle.facts.claim,
   });
 }
 

@@ -10,7 +10,8 @@ const escapeXml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCo
 /** The text of the badge's right half: MUST clauses met out of the catalogue's, and what kind of verdict it is. */
 export function badgeText(report: ConformanceReport): string {
   const m = report.summary.must;
-  const count = `${m.passed}/${m.total} MUST`;
+  // The catalogue's count, the one denominator of every rendering; a narrowed claim names its profiles beside it.
+  const count = `${m.passed}/${m.total} MUST${report.claim.narrowed ? `, claim: ${report.claim.profiles.join(', ')}` : ''}`;
   const text = report.verdict === 'pass' || report.verdict === 'fail' ? count : `${report.verdict} ${count}`;
   return report.target.embedded ? `${text}, embedded reference` : text;
 }

@@ -7,6 +7,7 @@ import type { ClauseRun } from '../harness/judging/verdicts.ts';
 import type { Consistency } from '../harness/judging/repeat.ts';
 
 import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
+import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';
 
 export type { ClauseRun, JudgedStatus };
 /**
@@ -56,6 +57,10 @@ export interface RunMeta {
   shard?: string;
   /** Repeat mode (CONFORMANCE_REPEAT): whether every round was answered alike, and latencies. */
   consistency?: Consistency;
+  /** The catalogue's profiles (contracts/profiles.yaml). */
+  profiles: ProfileDefinition[];
+  /** The profiles the run claims (CONFORMANCE_CLAIM); undefined claims every one. */
+  claim?: string[];
 }
 
 export type DeviationState = 'applied' | 'no-longer-needed' | 'expired' | 'not-applicable';
@@ -66,6 +71,8 @@ export interface ClauseResult {
   level: Clause['level'];
   title: string;
   status: ClauseStatus;
+  /** The profile of a MUST clause (contracts/profiles.yaml). */
+  profile?: string;
   reason?: string;
   deviation?: KnownDeviation & { state: DeviationState };
   evidence?: ClauseEvidence;
@@ -99,6 +106,8 @@ export interface ConformanceReport {
   durationMs: number;
   verdict: Verdict;
   summary: Counts & { total: number; must: MustCounts };
+  /** What the verdict claims: the profiles claimed, and each profile's status. */
+  claim: Claim;
   clauses: ClauseResult[];
   requests?: RunMeta['requests'];
   shard?: string;
@@ -150,14 +159,15 @@ function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
 const asObserved = (level: Clause['level'], judged: { status: JudgedStatus | 'not-judged'; reason?: string }) =>
   level === 'INFO' && judged.status === 'passed' ? { ...judged, status: 'observed' as const } : judged;
 
-// Violations win over errors; the denominator is the catalogue, so a run that left a MUST clause out is never a pass.
-function verdictOf(must: Counts, all: Counts, completed: boolean, consistent: boolean): Verdict {
+// Violations win over errors, wherever they are; a pass claims only the claimed profiles, every MUST clause of
+// which must have been exercised: one left out or not exercised is no pass.
+function verdictOf(must: Counts, all: Counts, claimed: Counts, completed: boolean, consistent: boolean): Verdict {
   if (must.failed > 0) return 'fail';
   // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
-  if (all.errored > 0 || !completed || must.passed + must.knownDeviations === 0) return 'error';
+  if (all.errored > 0 || !completed || claimed.passed + claimed.knownDeviations === 0) return 'error';
   // A target that answers the same request differently has no single verdict.
   if (!consistent) return 'error';
-  return must.notJudged > 0 ? 'partial' : 'pass';
+  return claimed.notJudged > 0 || claimed.notExercised > 0 ? 'partial' : 'pass';
 }
 
 /** Each clause of the catalogue as a report gives it: its run's outcome, or why it has none; a known deviation applied. */
@@ -171,6 +181,7 @@ export function clauseResults(catalogue: Clause[], runs: ClauseRun[], meta: Pick
       section: c.section,
       level: c.level,
       title: c.title,
+      profile: c.profile,
       ...asObserved(c.level, run ? { status: run.outcome, reason: run.reason } : unrun(meta)),
       evidence: run?.evidence,
     };
@@ -182,6 +193,7 @@ export function clauseResults(catalogue: Clause[], runs: ClauseRun[], meta: Pick
 export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], meta: RunMeta): ConformanceReport {
   const clauses = clauseResults(catalogue, runs, meta);
   const summary = summaryOf(clauses);
+  const claim = claimOf(clauses, meta.profiles, meta.claim);
   const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
   return {
     reportVersion: REPORT_VERSION,
@@ -192,8 +204,9 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     replay: meta.replay,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    verdict: verdictOf(summary.must, summary, completed, meta.consistency?.consistent ?? true),
+    verdict: verdictOf(summary.must, summary, count(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
     summary,
+    claim,
     clauses,
     requests: meta.requests,
     shard: meta.shard,
@@ -209,7 +222,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
  */
 export function incompleteReport(
   catalogue: Clause[],
-  meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt'>,
+  meta: Pick<RunMeta, 'suiteVersion' | 'contractsHash' | 'document' | 'product' | 'target' | 'startedAt' | 'profiles' | 'claim'>,
 ): ConformanceReport {
   const today = meta.startedAt.slice(0, 10);
   const report = buildConformanceReport(catalogue, [], { ...meta, durationMs: 0, runStatus: 'passed', runErrors: [], deviations: [], today });

@@ -1,5 +1,5 @@
 import { visible } from '../harness/files/visible.ts';
-import { documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
+import { claimText, documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
@@ -55,6 +55,7 @@ export function consoleSummary(report: ConformanceReport, files: string[]): stri
     '',
     `Conformance of ${t(report.target.name)} (${t(report.target.baseUrl)})`,
     `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
+    `  claim:   ${claimText(report.claim)}`,
     ...(report.replay ? [`  replay:  ${t(replayText(report.replay, report.startedAt))}`] : []),
     `  product: ${t(productText(report.product))}`,
     `  document: ${t(documentText(report.document))}; suite ${t(report.suite.version)}, contracts ${t(report.suite.contractsHash)}`,

@@ -6,6 +6,8 @@ import {
   productText,
   replayText,
   SECTION_TITLES,
+  claimText,
+  PROFILE_STATUS_LABEL,
   STATUS_LABEL,
   VERDICT_LABEL,
   verdictText,
@@ -44,6 +46,12 @@ function header(r: ConformanceReport): string {
 <p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>
 </header>
 <section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
+<section data-testid="claim"><p>Claim: ${esc(claimText(r.claim))}.</p><table><tr><th>profile</th><th>claimed</th><th>status</th><th>MUST passed</th><th>needs</th></tr>${r.claim.byProfile
+    .map(
+      (p) =>
+        `<tr data-profile="${esc(p.name)}"><td><code>${esc(p.name)}</code> ${esc(p.title)}</td><td>${p.claimed ? 'yes' : 'no'}</td><td>${esc(PROFILE_STATUS_LABEL[p.status])}</td><td>${p.must.passed} of ${p.must.total}</td><td>${esc(p.needs)}</td></tr>`,
+    )
+    .join('')}</table></section>
 <dl class="meta">
 ${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}
 <dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>

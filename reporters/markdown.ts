@@ -1,6 +1,6 @@
 import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
 import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
-import { documentText, isAbsoluteLink, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
+import { claimText, documentText, isAbsoluteLink, PROFILE_STATUS_LABEL, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
 
 // Every quoted string is escaped for Markdown (escape.ts): the target writes field names, values, reasons and headers.
 const cell = markdownText;
@@ -32,6 +32,14 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
     ...(report.replay ? ['', `This is ${cell(replayText(report.replay, report.startedAt)!)}.`] : []),
+    '',
+    `Claim: ${cell(claimText(report.claim))}.`,
+    '',
+    '| profile | claimed | status | MUST passed | of | needs |',
+    '|---|---|---|---|---|---|',
+    ...report.claim.byProfile.map(
+      (p) => `| \`${p.name}\` | ${p.claimed ? 'yes' : 'no'} | ${PROFILE_STATUS_LABEL[p.status]} | ${p.must.passed} | ${p.must.total} | ${cell(p.needs)} |`,
+    ),
     '',
     `MUST clauses: ${s.must.passed} passed of ${s.must.total}; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.`,
     '',

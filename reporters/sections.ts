@@ -1,3 +1,5 @@
+import { missingInputs, type Claim, type ProfileStatus } from './claim.ts';
+
 /** The document's section headings, for grouping clauses in reports. */
 export const SECTION_TITLES: Record<string, string> = {
   '2.1': 'Public signup token',
@@ -42,7 +44,34 @@ type VerdictFacts = {
   verdict: keyof typeof VERDICT_LABEL;
   target?: { embedded: boolean };
   summary: { must: { knownDeviations: number; notJudged?: number } };
+  claim?: Claim;
 };
+
+export const PROFILE_STATUS_LABEL: Record<ProfileStatus, string> = {
+  met: 'met',
+  violated: 'violated',
+  errored: 'errored',
+  'not-judged': 'not judged',
+  partial: 'partly exercised',
+  'not-exercised': 'not exercised',
+};
+
+/** The claim in words: the profiles claimed, and those not claimed; the same in every rendering. */
+export function claimText(claim: Claim): string {
+  const claimed = claim.byProfile.filter((p) => p.claimed).map((p) => `${p.name} ${PROFILE_STATUS_LABEL[p.status]}`);
+  const others = claim.byProfile.filter((p) => !p.claimed).map((p) => `${p.name} (${PROFILE_STATUS_LABEL[p.status]})`);
+  const head = claim.narrowed ? `profiles ${claimed.join(', ')}` : `every profile: ${claimed.join(', ')}`;
+  return others.length > 0 ? `${head}; not claimed: ${others.join(', ')}` : head;
+}
+
+/** Why a claim has no verdict for want of input: what each profile not exercised in full needs, and the claim the run could make. */
+function unexercisedText(claim: Claim): string | undefined {
+  const missing = missingInputs(claim);
+  if (missing.length === 0) return undefined;
+  const met = claim.byProfile.filter((p) => p.claimed && p.status === 'met').map((p) => p.name);
+  const narrower = met.length > 0 ? `, or narrow the claim to what was exercised: CONFORMANCE_CLAIM=${met.join(',')}` : '';
+  return `no verdict: the claim is not exercised in full: ${missing.map((p) => `${p.name} needs ${p.needs}`).join('; ')}; give what ${missing.length === 1 ? 'it needs' : 'they need'}${narrower}`;
+}
 
 /** What the run judged, in words, whenever it was not a deployment. */
 export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
@@ -50,16 +79,19 @@ export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 /** The verdict in words, the same in every rendering; known deviations are never hidden behind a plain pass. */
 export function verdictText(report: VerdictFacts): string {
   const known = report.summary.must.knownDeviations;
+  const claimed = report.claim?.narrowed ? ` of the profiles claimed, ${report.claim.profiles.join(', ')}` : '';
+  const unexercised = report.verdict === 'partial' && report.claim ? unexercisedText(report.claim) : undefined;
   const text =
-    report.verdict === 'pass' && known > 0
-      ? `no new failure: the target meets every MUST clause but ${known} known deviation${known === 1 ? '' : 's'}`
+    unexercised ??
+    (report.verdict === 'pass' && known > 0
+      ? `no new failure: the target meets every MUST clause${claimed} but ${known} known deviation${known === 1 ? '' : 's'}`
       : {
-          pass: 'the target meets every MUST clause',
+          pass: `the target meets every MUST clause${claimed}`,
           fail: 'the target violates the document',
           error: 'no verdict: the run could not judge every clause',
           partial: `no verdict: ${report.summary.must.notJudged ?? 0} MUST clause(s) were not judged in this run`,
           incomplete: 'no verdict: the run has not ended, or ended before its report',
-        }[report.verdict];
+        }[report.verdict]);
   return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }
 

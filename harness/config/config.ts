@@ -11,6 +11,8 @@ import { readSettingFile } from '../files/setting-file.ts';
 import { overlap } from '../files/folders.ts';
 import type { NetworkSettings } from '../transport/network.ts';
 import { ciMarker } from './ci.ts';
+import { closest } from '../files/closest.ts';
+import { loadProfiles } from '../contracts/profiles.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -43,6 +45,8 @@ export interface TargetConfig {
   evidenceDir?: string;
   /** Where the target publishes its OpenAPI description, to be fetched and compared with the document (CONFORMANCE_OPENAPI_PATH). */
   openapiPath?: string;
+  /** The profiles the run claims (CONFORMANCE_CLAIM, contracts/profiles.yaml); undefined claims every one. */
+  claim?: string[];
   /** Set when the run judges an evidence bundle's exchanges instead of asking the target: the bundle as given, and its path. */
   replay?: { bundle: string; file: string };
 }
@@ -83,6 +87,7 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   clientCert: 'CONFORMANCE_CLIENT_CERT',
   clientKey: 'CONFORMANCE_CLIENT_KEY',
   openapiPath: 'CONFORMANCE_OPENAPI_PATH',
+  claim: 'CONFORMANCE_CLAIM',
 };
 
 /** A variable as a message names it: with its key in a target file, where it may have been given instead. */
@@ -114,8 +119,8 @@ export const PER_TARGET_VARIABLES = new Set(
     (v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v),
   ),
 );
-// A staging network's certificate authority and client certificate usually serve all its targets alike.
-for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY']) PER_TARGET_VARIABLES.delete(variable);
+// A staging network's certificate authority and client certificate usually serve all its targets alike, as a claim may.
+for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY', 'CONFORMANCE_CLAIM']) PER_TARGET_VARIABLES.delete(variable);
 
 const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 
@@ -228,6 +233,26 @@ function parseOpenapiPath(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** A profile's name as the catalogue writes them: an entry unlike one is not quoted, as it may be a token pasted in the wrong place. */
+const PROFILE_NAME = /^[a-z][a-z0-9-]{0,40}$/;
+
+/** The profiles a run claims (CONFORMANCE_CLAIM), each known, in the catalogue's order; undefined claims every profile. */
+function parseClaim(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const known = loadProfiles().map((p) => p.name);
+  const names = raw.split(',').map((n) => n.trim());
+  if (names.some((n) => n === ''))
+    throw new ConfigError(`CONFORMANCE_CLAIM has an empty entry: name the profiles it claims, comma-separated (${known.join(', ')})`);
+  for (const name of names.filter((n) => !known.includes(n))) {
+    const meant = PROFILE_NAME.test(name) ? closest(name, known) : undefined;
+    const what = PROFILE_NAME.test(name) ? `"${name}"` : 'an entry (not shown, as it may be a secret)';
+    throw new ConfigError(
+      `CONFORMANCE_CLAIM names ${what}, which is no profile${meant ? `; did you mean "${meant}"?` : ''} (the profiles: ${known.join(', ')})`,
+    );
+  }
+  return known.filter((k) => names.includes(k));
+}
+
 export const EMBEDDED_NAME = 'embedded reference target';
 
 /**
@@ -334,6 +359,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     product,
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,
+    claim: parseClaim(source.CONFORMANCE_CLAIM),
   };
 }
 

@@ -14,6 +14,8 @@ export interface Clause {
   title: string;
   /** What input the clause needs beyond the admin token. */
   needs?: string;
+  /** The profile of a MUST clause (contracts/profiles.yaml). */
+  profile?: string;
 }
 
 let cached: Clause[] | undefined;

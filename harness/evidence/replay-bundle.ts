@@ -76,6 +76,7 @@ export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): 
     embedded: target.embedded,
     deviations: ownDeviations ? settings.deviations : recorded.facts.deviations,
     product: recorded.facts.product,
+    claim: settings.claim ?? recorded.facts.claim,
     openapiPath: recorded.input.openapiPath,
     replay: { bundle: bundleArg, file: bundle },
   };

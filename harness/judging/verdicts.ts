@@ -24,7 +24,9 @@ export interface RunFacts {
   replay?: { bundle: string };
   /** The suite that judged. */
   judgedBy?: JudgedBy;
-  /** A digest of the target's configuration, secrets left out (harness/contracts/run-identity.ts). */
+  /** The profiles the run claimed (CONFORMANCE_CLAIM); undefined when it claimed every one. */
+  claim?: string[];
+  /** A digest of the target's configuration, secrets left out. */
   configuration?: string;
 }
 
@@ -63,6 +65,7 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
       deviations: config.deviations,
       consistency,
       product: config.product,
+      claim: config.claim,
       judgedBy: judgedByThisSuite(),
       configuration: digestOf(redactValue(configurationFacts(config), (text) => shown(text, secrets))),
     },

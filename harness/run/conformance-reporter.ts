@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { Clause } from '../contracts/catalogue.ts';
 import { loadCatalogue } from '../contracts/catalogue.ts';
+import { loadProfiles } from '../contracts/profiles.ts';
 import type { TargetConfig } from '../config/config.ts';
 import { slug } from '../config/targets.ts';
 import { runTargets } from './run-targets.ts';
@@ -126,6 +127,8 @@ export default class ConformanceReporter implements Reporter {
       today,
       requests: facts.requests,
       consistency: facts.consistency,
+      profiles: loadProfiles(),
+      claim: facts.claim ?? config.claim,
     });
   }
 

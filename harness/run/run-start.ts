@@ -1,4 +1,5 @@
 import { loadCatalogue } from '../contracts/catalogue.ts';
+import { loadProfiles } from '../contracts/profiles.ts';
 import type { ConfigError } from '../files/config-error.ts';
 import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
@@ -12,7 +13,7 @@ import { incompleteReport, type ConformanceReport } from '../../reporters/confor
 // The report folder belongs to one run: taken at its start, before any request, and holding an
 // incomplete verdict until the reporter writes the real one.
 
-function placeholder(target: ConformanceReport['target'], product?: Product): ConformanceReport {
+function placeholder(target: ConformanceReport['target'], product?: Product, claim?: string[]): ConformanceReport {
   return incompleteReport(loadCatalogue(), {
     suiteVersion: SUITE_VERSION,
     contractsHash: contractsHash(),
@@ -20,6 +21,8 @@ function placeholder(target: ConformanceReport['target'], product?: Product): Co
     product,
     target,
     startedAt: new Date().toISOString(),
+    profiles: loadProfiles(),
+    claim,
   });
 }
 
@@ -27,7 +30,7 @@ function placeholder(target: ConformanceReport['target'], product?: Product): Co
 export function startRun(run: RunTargets): void {
   takeReportFolder(run.reportDir);
   for (const t of run.targets) {
-    const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product);
+    const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product, t.claim);
     writeArtifacts(report, t.reportDir);
   }
   for (const notice of new Set(run.targets.flatMap((t) => t.notices))) process.stderr.write(`conformance: notice: ${notice}\n`);

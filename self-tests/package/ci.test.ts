@@ -104,6 +104,17 @@ test('the action gates a conformant deployment green, with its verdict, exit cod
   expect(existsSync(path.join(r.workspace, 'conformance-report', 'index.html'))).toBe(true);
 });
 
+test('the action claims what its claim input names: given the admin token alone, a narrowed claim passes and a whole one gives no verdict', async () => {
+  const env = referenceTargetEnv(server.url);
+  const alone = { 'base-url': env.CONFORMANCE_BASE_URL, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN };
+  const narrowed = await action({ ...alone, claim: 'core,projects-data' });
+  expect(narrowed.out).toEqual({ 'exit-code': '0', verdict: 'pass' });
+  expect(readFileSync(narrowed.r.summary, 'utf8')).toContain('the target meets every MUST clause of the profiles claimed, core, projects-data');
+  const whole = await action(alone);
+  expect(whole.out).toEqual({ 'exit-code': '3', verdict: 'partial' });
+  expect(whole.gated.exitCode).toBe(3);
+});
+
 test('the action fails the job on a violation, after the report is written, and the log says it is a violation', async () => {
   const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
   const { r, out, gated } = await action({
@@ -207,7 +218,7 @@ test('the shards recipe: three jobs each judge their share of the targets whole,
     writeFileSync(f, `name: ${name}\nbaseUrl: ${urlOf(name)}\nadminToken: ${token}\n`);
     return f;
   });
-  const one = await runSuite({ CONFORMANCE_TARGETS: files.join(',') });
+  const one = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_CLAIM: 'core,projects-data' });
   expect(one.exitCode).toBe(1);
   expect(verdictsOf(matrix)).toEqual(verdictsOf(one.report as unknown as MatrixReport));
 });

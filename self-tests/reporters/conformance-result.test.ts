@@ -1,23 +1,56 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/contracts/catalogue.ts';
 import { buildConformanceReport, EXIT_CODE, type ClauseRun } from '../../reporters/conformance-result.ts';
+import { claimText, verdictText } from '../../reporters/sections.ts';
 import { runMeta } from '../support/run-meta.ts';
 
 const catalogue: Clause[] = [
-  { id: 'a.must', section: '2.1', level: 'MUST', title: 'a' },
-  { id: 'b.must', section: '3', level: 'MUST', title: 'b' },
+  { id: 'a.must', section: '2.1', level: 'MUST', title: 'a', profile: 'core' },
+  { id: 'b.must', section: '3', level: 'MUST', title: 'b', profile: 'tokens' },
   { id: 'c.info', section: '4.1', level: 'INFO', title: 'c' },
 ];
-const meta = runMeta({ contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false } });
+const PROFILES = [
+  { name: 'core', title: 'what the admin token alone exercises', needs: 'the admin token' },
+  { name: 'tokens', title: 'what signup tokens exercise', needs: 'CONFORMANCE_SIGNUP_TOKENS' },
+];
+const meta = runMeta({ contractsHash: 'h', target: { name: 't', baseUrl: 'http://t', embedded: false }, profiles: PROFILES });
 const run = (clause: string, outcome: ClauseRun['outcome']): ClauseRun => ({
   clause,
   outcome,
   reason: outcome === 'not-exercised' ? 'needs input' : undefined,
 });
 
-test('passes only when every MUST clause passed or was not exercised and nothing errored', () => {
+test('a MUST clause of a claimed profile left unexercised is no verdict, which names what it needs and the claim the run could make', () => {
   const report = buildConformanceReport(catalogue, [run('a.must', 'passed'), run('b.must', 'not-exercised'), run('c.info', 'passed')], meta);
+  expect(report.verdict).toBe('partial');
+  expect(EXIT_CODE[report.verdict]).toBe(3);
+  expect(report.claim).toEqual({
+    profiles: ['core', 'tokens'],
+    narrowed: false,
+    byProfile: [
+      { ...PROFILES[0], claimed: true, status: 'met', must: { passed: 1, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0, total: 1 } },
+      {
+        ...PROFILES[1],
+        claimed: true,
+        status: 'not-exercised',
+        must: { passed: 0, failed: 0, errored: 0, notExercised: 1, knownDeviations: 0, notJudged: 0, total: 1 },
+      },
+    ],
+  });
+  expect(verdictText(report)).toBe(
+    'no verdict: the claim is not exercised in full: tokens needs CONFORMANCE_SIGNUP_TOKENS; give what it needs, or narrow the claim to what was exercised: CONFORMANCE_CLAIM=core',
+  );
+});
+
+test('a narrowed claim passes on its profiles alone, and says which it claims and which it does not', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed'), run('b.must', 'not-exercised'), run('c.info', 'passed')], {
+    ...meta,
+    claim: ['core'],
+  });
   expect(report.verdict).toBe('pass');
+  expect(report.claim).toMatchObject({ profiles: ['core'], narrowed: true });
+  expect(verdictText(report)).toBe('the target meets every MUST clause of the profiles claimed, core');
+  expect(claimText(report.claim)).toBe('profiles core met; not claimed: tokens (not exercised)');
   expect(report.summary).toMatchObject({
     passed: 1,
     observed: 1,
@@ -66,6 +99,19 @@ test('a check that never ran because the run timed out is not judged, and the ru
   });
   expect(report.clauses[1]).toMatchObject({ status: 'not-judged', reason: 'its test did not run: the run ended timedout' });
   expect(report.verdict).toBe('error');
+});
+
+test('a violation fails the run in a profile not claimed too: a demonstrated break is never hidden', () => {
+  const report = buildConformanceReport(catalogue, [run('a.must', 'passed'), run('b.must', 'failed')], { ...meta, claim: ['core'] });
+  expect(report.verdict).toBe('fail');
+  expect(report.claim.byProfile[1]).toMatchObject({ claimed: false, status: 'violated' });
+});
+
+test('a claimed profile partly exercised is partial, and its clause not exercised keeps the claim without a verdict', () => {
+  const three: Clause[] = [...catalogue, { id: 'd.must', section: '3', level: 'MUST', title: 'd', profile: 'tokens' }];
+  const report = buildConformanceReport(three, [run('a.must', 'passed'), run('b.must', 'passed'), run('d.must', 'not-exercised')], meta);
+  expect(report.claim.byProfile[1].status).toBe('partial');
+  expect(report.verdict).toBe('partial');
 });
 
 test('a run that left MUST clauses out (a --grep) is partial, never a pass, and names them', () => {

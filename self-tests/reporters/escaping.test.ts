@@ -56,6 +56,7 @@ function reportQuoting(text: string): ConformanceReport {
   const meta: RunMeta = {
     suiteVersion: '0',
     contractsHash: 'h',
+    profiles: [],
     document: { title: text, sha256: '0'.repeat(64), readFrom: text },
     product: { name: text, version: text, vendor: text, contact: text },
     target: { name: text, baseUrl: `http://t.invalid/${text}`, embedded: false, reportedVersion: { [text]: text } },

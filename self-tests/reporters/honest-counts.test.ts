@@ -15,13 +15,19 @@ import { runMeta } from '../support/run-meta.ts';
 // catalogue's, whatever was exercised.
 
 const catalogue: Clause[] = [
-  { id: 'a.must', section: '2.1', level: 'MUST', title: 'a' },
-  { id: 'b.must', section: '3', level: 'MUST', title: 'b' },
-  { id: 'c.must', section: '3', level: 'MUST', title: 'c' },
+  { id: 'a.must', section: '2.1', level: 'MUST', title: 'a', profile: 'needs-input' },
+  { id: 'b.must', section: '3', level: 'MUST', title: 'b', profile: 'core' },
+  { id: 'c.must', section: '3', level: 'MUST', title: 'c', profile: 'core' },
   { id: 'd.info', section: '4.1', level: 'INFO', title: 'd' },
   { id: 'e.info', section: '4.2', level: 'INFO', title: 'e' },
 ];
+// a.must is not exercised: the claim is narrowed to the profile the run exercised.
 const meta = runMeta({
+  profiles: [
+    { name: 'core', title: 'what a run always exercises', needs: 'nothing more' },
+    { name: 'needs-input', title: 'what needs more', needs: 'an input' },
+  ],
+  claim: ['core'],
   deviations: [
     { clause: 'b.must', reason: 'known one', link: 'https://tracker.invalid/1' },
     { clause: 'c.must', reason: 'known two', link: 'docs/deviations.md#c' },

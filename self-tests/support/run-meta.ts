@@ -13,6 +13,7 @@ export function runMeta(overrides: Partial<RunMeta> = {}): RunMeta {
     runErrors: [],
     deviations: [],
     today: '2026-06-01',
+    profiles: [],
     ...overrides,
   };
 }

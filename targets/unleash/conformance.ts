@@ -2,21 +2,25 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
+import { checkClaims } from './claims.ts';
 import { handleSignals, isInterrupted, log, run } from './supervisor.ts';
 import { type Run, startRun } from './unleash.ts';
 
-const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--docs] [--no-seed] [--report-dir DIR] [-- <playwright options>]
+const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--docs] [--claims] [--no-seed] [--report-dir DIR] [-- <playwright options>]
 
 Starts each unleash-server version (default 8.2.0) on its own PostgreSQL, one after the other, provisions
 them, runs the suite against all of them side by side (one target file each, with the version's known
 deviations), stops everything and exits with the suite's code. --docs rewrites
-docs/unleash/conformance-<version>.md from each version's conformance.json. --no-seed writes no project owners.`;
+docs/unleash/conformance-<version>.md from each version's conformance.json. --claims then runs the suite
+against each given its admin token alone, with the claim narrowed (a pass) and whole (no verdict, exit code 3),
+and fails when either ends otherwise. --no-seed writes no project owners.`;
 
 const ROOT = path.join(__dirname, '../../');
 
 interface Args {
   versions: string[];
   docs: boolean;
+  claims: boolean;
   seed: boolean;
   reportDir: string;
   playwright: string[];
@@ -24,10 +28,18 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const split = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  const args: Args = { versions: [], docs: false, seed: true, reportDir: path.join(ROOT, 'conformance-report', 'unleash'), playwright: argv.slice(split + 1) };
+  const args: Args = {
+    versions: [],
+    docs: false,
+    claims: false,
+    seed: true,
+    reportDir: path.join(ROOT, 'conformance-report', 'unleash'),
+    playwright: argv.slice(split + 1),
+  };
   for (let i = 0; i < split; i++) {
     const arg = argv[i];
     if (arg === '--docs') args.docs = true;
+    else if (arg === '--claims') args.claims = true;
     else if (arg === '--no-seed') args.seed = false;
     else if (arg === '--report-dir' && argv[i + 1]) args.reportDir = path.resolve(argv[++i]);
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}\n${USAGE}`);
@@ -66,7 +78,11 @@ async function main(args: Args): Promise<number> {
     const command = path.join(ROOT, 'bin', 'admin-api-conformance.js');
     const { code } = await run(process.execPath, [command, '--', ...args.playwright], { cwd: ROOT, env, stdio: 'inherit' });
     if (args.docs && !isInterrupted()) for (const target of runs) writePage(args.reportDir, target);
-    return code;
+    if (!args.claims || isInterrupted()) return code;
+    const failures: string[] = [];
+    for (const target of runs) failures.push(...(await checkClaims(target, command, ROOT)));
+    for (const failure of failures) process.stderr.write(`conformance:unleash: ${failure}\n`);
+    return failures.length > 0 && code === 0 ? 1 : code;
   } finally {
     for (const target of runs) await target.stop();
   }
