@@ -97,7 +97,12 @@ function merge(args: string[]): number {
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
   const { matrix } = merged;
-  const files = writeMatrixArtifacts(matrix, out, process.env.GITHUB_STEP_SUMMARY);
+  const files = writeMatrixArtifacts(
+    matrix,
+    shards.flatMap((s) => s.targets.map((t) => t.report)),
+    out,
+    process.env.GITHUB_STEP_SUMMARY,
+  );
   const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
   process.stdout.write(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
   for (const error of matrix.errors) process.stdout.write(`  ${visible(error)}\n`);

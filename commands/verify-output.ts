@@ -1,5 +1,5 @@
 import { visible } from '../harness/files/visible.ts';
-import { VERDICT_LABEL } from '../reporters/sections.ts';
+import { claimText, headline } from '../reporters/sections.ts';
 import type { Verification } from './verify.ts';
 
 // What `verify` prints, as a pure function of its result. Every line may quote the bundle, which anyone can
@@ -33,8 +33,12 @@ export function verifyOutput(result: Verification, anyway: boolean): { lines: st
     lines.push(`NOT VERIFIED: ${result.differences.length} difference(s) between the bundle and what this suite finds in it`);
     return done(1);
   }
+  const rejudged = result.rejudged!;
+  // What the verdict claims, and the known deviations it rests on, said in the line a reader takes at its word.
+  const deviations = rejudged.clauses.filter((c) => c.status === 'known-deviation').map((c) => c.id);
+  const resting = deviations.length > 0 ? `, resting on ${deviations.length} known deviation(s): ${deviations.join(', ')}` : '';
   lines.push(
-    `VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${VERDICT_LABEL[result.rejudged!.verdict]}`,
+    `VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${headline(rejudged)} for ${claimText(rejudged.claim)}${resting}`,
   );
   return done(0);
 }

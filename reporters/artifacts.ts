@@ -1,8 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderBadge } from './badge.ts';
-import type { ConformanceReport } from './conformance-result.ts';
+import type { ReportView } from './conformance-result.ts';
 import { renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from './matrix-render.ts';
@@ -17,7 +18,7 @@ function write(dir: string, files: [string, string][], stepSummary: string | und
 }
 
 /** The files a run leaves, each rendered from the one report. Returns their paths. */
-export function writeArtifacts(report: ConformanceReport, dir: string, stepSummary?: string): string[] {
+export function writeArtifacts(report: ReportView, dir: string, stepSummary?: string): string[] {
   return write(
     dir,
     [
@@ -25,19 +26,22 @@ export function writeArtifacts(report: ConformanceReport, dir: string, stepSumma
       ['index.html', renderHtml(report)],
       ['summary.md', renderMarkdown(report)],
       ['badge.svg', renderBadge(report)],
+      ['junit.xml', renderJunit([report])],
     ],
     stepSummary,
   );
 }
 
 /** The files of a run over several targets: the matrix beside each target's own folder. */
-export function writeMatrixArtifacts(matrix: MatrixReport, dir: string, stepSummary?: string): string[] {
+export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[], dir: string, stepSummary?: string): string[] {
   return write(
     dir,
     [
       ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
       ['index.html', renderMatrixHtml(matrix)],
       ['summary.md', renderMatrixMarkdown(matrix)],
+      // Every target's testsuite in one file, as a CI system reads one junit.xml per job.
+      ['junit.xml', renderJunit(reports)],
     ],
     stepSummary,
   );

@@ -1,4 +1,4 @@
-import type { ConformanceReport } from './conformance-result.ts';
+import type { ReportView } from './conformance-result.ts';
 
 const COLOURS = { pass: '#2e7d32', fail: '#c62828', error: '#b26a00', partial: '#b26a00', incomplete: '#6b7280' } as const;
 
@@ -8,16 +8,16 @@ const widthOf = (text: string) => Math.round(text.length * 6.6) + 12;
 const escapeXml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The text of the badge's right half: MUST clauses met out of the catalogue's, and what kind of verdict it is. */
-export function badgeText(report: ConformanceReport): string {
+export function badgeText(report: ReportView): string {
   const m = report.summary.must;
   // The catalogue's count, the one denominator of every rendering; a narrowed claim names its profiles beside it.
   const count = `${m.passed}/${m.total} MUST${report.claim.narrowed ? `, claim: ${report.claim.profiles.join(', ')}` : ''}`;
-  const text = report.verdict === 'pass' || report.verdict === 'fail' ? count : `${report.verdict} ${count}`;
-  return report.target.embedded ? `${text}, embedded reference` : text;
+  const text = report.verdict === 'pass' || report.verdict === 'fail' ? count : `${report.interrupted ? 'interrupted' : report.verdict} ${count}`;
+  return report.target?.embedded ? `${text}, embedded reference` : text;
 }
 
 /** An SVG badge, `conformance | 37/37 MUST`, coloured by verdict. */
-export function renderBadge(report: ConformanceReport): string {
+export function renderBadge(report: ReportView): string {
   const left = 'conformance';
   const right = badgeText(report);
   const [lw, rw] = [widthOf(left), widthOf(right)];

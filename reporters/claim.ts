@@ -1,8 +1,13 @@
-import type { ClauseResult, MustCounts } from './conformance-result.ts';
-
 // A report claims conformance to profiles (contracts/profiles.yaml), never to more than its run exercised: by
 // default every profile, or those CONFORMANCE_CLAIM names. Each profile's status is said whether it is claimed
 // or not; only the claimed ones can give a pass.
+
+/** What the claim reads of a clause's result (reporters/conformance-result.ts). */
+interface JudgedClause {
+  level: string;
+  profile?: string;
+  status: string;
+}
 
 /** A profile as the catalogue defines it. */
 export interface ProfileDefinition {
@@ -21,7 +26,8 @@ export type ProfileStatus = 'met' | 'violated' | 'errored' | 'not-judged' | 'par
 export interface ProfileResult extends ProfileDefinition {
   claimed: boolean;
   status: ProfileStatus;
-  must: Pick<MustCounts, 'passed' | 'failed' | 'errored' | 'notExercised' | 'knownDeviations' | 'notJudged' | 'total'>;
+  /** Its MUST clauses by status, as the report's summary counts them. */
+  must: { passed: number; failed: number; errored: number; notExercised: number; knownDeviations: number; notJudged: number; total: number };
 }
 
 export interface Claim {
@@ -32,8 +38,8 @@ export interface Claim {
   byProfile: ProfileResult[];
 }
 
-function countsOf(clauses: ClauseResult[]): ProfileResult['must'] {
-  const of = (s: ClauseResult['status']) => clauses.filter((c) => c.status === s).length;
+function countsOf(clauses: JudgedClause[]): ProfileResult['must'] {
+  const of = (s: string) => clauses.filter((c) => c.status === s).length;
   return {
     passed: of('passed'),
     failed: of('failed'),
@@ -54,7 +60,7 @@ function statusOf(must: ProfileResult['must']): ProfileStatus {
 }
 
 /** The claim of a report: each profile's status from its MUST clauses, and which are claimed (all when `claimed` is undefined). */
-export function claimOf(clauses: ClauseResult[], profiles: ProfileDefinition[], claimed: string[] | undefined): Claim {
+export function claimOf(clauses: JudgedClause[], profiles: ProfileDefinition[], claimed: string[] | undefined): Claim {
   const names = claimed ?? profiles.map((p) => p.name);
   const byProfile = profiles.map((p): ProfileResult => {
     const must = countsOf(clauses.filter((c) => c.level === 'MUST' && c.profile === p.name));
@@ -64,7 +70,7 @@ export function claimOf(clauses: ClauseResult[], profiles: ProfileDefinition[], 
 }
 
 /** The MUST clauses a report's verdict rests on: those of the claimed profiles, and any the catalogue puts in no profile. */
-export function claimedClauses(clauses: ClauseResult[], claim: Claim): ClauseResult[] {
+export function claimedClauses<C extends JudgedClause>(clauses: C[], claim: Claim): C[] {
   return clauses.filter((c) => c.level === 'MUST' && (c.profile === undefined || claim.profiles.includes(c.profile)));
 }
 

@@ -113,8 +113,16 @@ export interface ConformanceReport {
   shard?: string;
   consistency?: Consistency;
   completed: boolean;
+  /** Set when the run was stopped before it ended (a signal, or -x): no verdict, whatever it had found. */
+  interrupted?: true;
   errors: string[];
 }
+
+/**
+ * A report as the renderings take it: a run's, or that of a configuration the run refused, which names no
+ * target (none was read) rather than invent one.
+ */
+export type ReportView = Omit<ConformanceReport, 'target'> & { target?: TargetInfo };
 
 /** A clause without a run: why its verdict is missing. */
 function unrun(meta: Pick<RunMeta, 'runStatus' | 'runErrors'>): { status: 'errored' | 'not-judged'; reason: string } {
@@ -194,6 +202,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   const clauses = clauseResults(catalogue, runs, meta);
   const summary = summaryOf(clauses);
   const claim = claimOf(clauses, meta.profiles, meta.claim);
+  const interrupted = meta.runStatus === 'interrupted';
   const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
   return {
     reportVersion: REPORT_VERSION,
@@ -204,7 +213,10 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     replay: meta.replay,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    verdict: verdictOf(summary.must, summary, count(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
+    // A run stopped halfway has no verdict: what it found before is listed, and says nothing of the rest.
+    verdict: interrupted
+      ? 'incomplete'
+      : verdictOf(summary.must, summary, count(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
     summary,
     claim,
     clauses,
@@ -212,6 +224,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     shard: meta.shard,
     consistency: meta.consistency,
     completed,
+    ...(interrupted && { interrupted: true as const }),
     errors: meta.runErrors,
   };
 }

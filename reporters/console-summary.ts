@@ -1,12 +1,12 @@
 import { visible } from '../harness/files/visible.ts';
-import { claimText, documentText, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
-import type { ConformanceReport } from './conformance-result.ts';
+import { claimText, documentText, headline, productText, replayText, targetText, verdictText } from './sections.ts';
+import type { ReportView } from './conformance-result.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
 // characters escaped (harness/files/visible.ts), whether it came from the target, a file of the user's or a merged report.
 const t = (text: unknown) => visible(String(text ?? ''));
 
-function firstViolation(clause: ConformanceReport['clauses'][number]): string {
+function firstViolation(clause: ReportView['clauses'][number]): string {
   const v = clause.evidence?.violations[0];
   if (!v) return '';
   return `\n      ${t(v.request.method)} ${t(v.request.path)} → ${t(v.request.status)}: at ${t(v.pointer || '(response)')} received ${t(v.received)}; required ${t(v.required)}`;
@@ -14,14 +14,14 @@ function firstViolation(clause: ConformanceReport['clauses'][number]): string {
 
 const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.length} clauses: ${ids.slice(0, 3).join(', ')}, …`);
 
-function whyErrored(clause: ConformanceReport['clauses'][number]): string {
+function whyErrored(clause: ReportView['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
   if (u) return t(`${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`);
   return t((clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0]);
 }
 
 /** Clauses that errored for one cause (say, a refused admin token) are listed together under it. */
-function erroredByReason(report: ConformanceReport): Map<string, string[]> {
+function erroredByReason(report: ReportView): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const c of report.clauses.filter((c) => c.status === 'errored')) {
     const reason = whyErrored(c).replace(/ \/api\/admin\/invite-link\/tokens\/\S+/, ' /api/admin/invite-link/tokens/…');
@@ -30,7 +30,7 @@ function erroredByReason(report: ConformanceReport): Map<string, string[]> {
   return groups;
 }
 
-function consistencyLines(report: ConformanceReport): string[] {
+function consistencyLines(report: ReportView): string[] {
   const c = report.consistency;
   if (!c) return [];
   const latency = Object.entries(c.latencyMs)
@@ -49,12 +49,12 @@ function consistencyLines(report: ConformanceReport): string[] {
 }
 
 /** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
-export function consoleSummary(report: ConformanceReport, files: string[]): string {
+export function consoleSummary(report: ReportView, files: string[]): string {
   const s = report.summary;
   const lines = [
     '',
-    `Conformance of ${t(report.target.name)} (${t(report.target.baseUrl)})`,
-    `${VERDICT_LABEL[report.verdict]}: ${verdictText(report)}`,
+    `Conformance of ${t(targetText(report.target))}`,
+    `${headline(report)}: ${verdictText(report)}`,
     `  claim:   ${claimText(report.claim)}`,
     ...(report.replay ? [`  replay:  ${t(replayText(report.replay, report.startedAt))}`] : []),
     `  product: ${t(productText(report.product))}`,

@@ -15,15 +15,13 @@ import { stagedEvidence } from '../harness/evidence/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
 /** The renderings of a run that go into its bundle, as they were written beside it. */
-const REPORT_FILES = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'requests.json'];
+const REPORT_FILES = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'requests.json'];
 
 export interface BundleTarget {
   /** Where the target's reports are, and where the judging left its redacted exchanges. */
   reportDir: string;
   /** A folder to write the bundle to instead of the archive beside the reports. */
   evidenceDir?: string;
-  /** The run's JUnit report, when it has one for this target alone. */
-  junit?: string;
   replayOf?: string;
 }
 
@@ -39,7 +37,6 @@ export async function writeEvidenceBundle(report: ConformanceReport, target: Bun
     const file = path.join(target.reportDir, name);
     if (existsSync(file)) files.set(`${REPORTS}/${name}`, readFileSync(file));
   }
-  if (target.junit && existsSync(target.junit)) files.set(`${REPORTS}/junit.xml`, readFileSync(target.junit));
   const digests = { [EXCHANGES]: staged.digest, ...Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)])) };
   const manifest = manifestFile(digests, {
     suite: report.suite,

@@ -1,4 +1,4 @@
-import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
+import type { ClauseResult, ReportView } from './conformance-result.ts';
 import {
   compareSections,
   documentText,
@@ -9,7 +9,9 @@ import {
   claimText,
   PROFILE_STATUS_LABEL,
   STATUS_LABEL,
-  VERDICT_LABEL,
+  headline,
+  NO_TARGET,
+  reasonFirst,
   verdictText,
 } from './sections.ts';
 import { html } from './escape.ts';
@@ -22,7 +24,7 @@ function tile(label: string, value: number, status: string): string {
   return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
 }
 
-function repeatRow(r: ConformanceReport): string {
+function repeatRow(r: ReportView): string {
   const c = r.consistency;
   if (!c) return '';
   const latency = Object.entries(c.latencyMs)
@@ -34,15 +36,18 @@ function repeatRow(r: ConformanceReport): string {
   return `<dt>Repeat</dt><dd data-testid="consistency">${c.rounds} rounds, ${c.concurrency} at a time; ${esc(answers)}; ${esc(latency)}</dd>`;
 }
 
-function header(r: ConformanceReport): string {
+function header(r: ReportView): string {
   const s = r.summary;
-  const version = r.target.reportedVersion
+  const version = r.target?.reportedVersion
     ? Object.entries(r.target.reportedVersion)
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')
     : 'not stated';
   return `<header class="verdict ${r.verdict}">
-<h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[r.verdict]}</span> ${esc(r.target.name)}</h1>
+<h1><span class="badge" data-testid="verdict">${headline(r)}</span> ${esc(r.target?.name ?? NO_TARGET)}</h1>
+${reasonFirst(r)
+  .map((e) => `<pre class="reason" data-testid="reason">${esc(e)}</pre>`)
+  .join('')}
 <p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>
 </header>
 <section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
@@ -55,7 +60,7 @@ function header(r: ConformanceReport): string {
 <dl class="meta">
 ${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}
 <dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
-<dt>Base URL</dt><dd>${esc(r.target.baseUrl)}</dd>
+<dt>Base URL</dt><dd>${esc(r.target?.baseUrl ?? 'none read')}</dd>
 <dt>Target's own version</dt><dd>${esc(version)}</dd>
 <dt>Document</dt><dd data-testid="document">${esc(documentText(r.document))}</dd>
 <dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
@@ -98,14 +103,20 @@ function row(c: ClauseResult, open = false): string {
     : `<div class="clause" data-clause="${esc(c.id)}">${summary}</div>`;
 }
 
-/** Failures and errors first, evidence open, so a reader sees what matters without scrolling. */
-function attention(r: ConformanceReport): string {
+/** Failures and errors first, evidence open, and the known deviations a verdict rests on beside them, so a reader sees what matters without scrolling. */
+function attention(r: ReportView): string {
   const rows = r.clauses.filter((c) => c.status === 'failed' || c.status === 'errored');
-  if (rows.length === 0) return '';
-  return `<h2>Needs attention</h2><section class="group" data-testid="attention">${rows.map((c) => row(c, true)).join('')}</section>`;
+  const accepted = r.clauses.filter((c) => c.status === 'known-deviation');
+  const failing =
+    rows.length === 0 ? '' : `<h2>Needs attention</h2><section class="group" data-testid="attention">${rows.map((c) => row(c, true)).join('')}</section>`;
+  const deviations =
+    accepted.length === 0
+      ? ''
+      : `<h2>Known deviations the verdict rests on</h2><section class="group" data-testid="deviations">${accepted.map((c) => row(c, true)).join('')}</section>`;
+  return failing + deviations;
 }
 
-function clausesBySection(r: ConformanceReport): string {
+function clausesBySection(r: ReportView): string {
   const sections = [...new Set(r.clauses.filter((c) => c.level !== 'INFO').map((c) => c.section))].sort(compareSections);
   return sections
     .map(
@@ -118,7 +129,7 @@ function clausesBySection(r: ConformanceReport): string {
     .join('');
 }
 
-function observations(r: ConformanceReport): string {
+function observations(r: ReportView): string {
   const info = r.clauses.filter((c) => c.level === 'INFO');
   const items = info.map(
     (
@@ -129,23 +140,26 @@ function observations(r: ConformanceReport): string {
   return `<h2>Observations</h2><p>Behaviour the document leaves open, recorded and never judged.</p>${items.join('')}`;
 }
 
-function coverage(r: ConformanceReport): string {
+/** The MUST clauses the run judged: passed, failed or a known deviation; an errored, unexercised or unjudged one was not. */
+const JUDGED = new Set(['passed', 'failed', 'known-deviation']);
+
+function coverage(r: ReportView): string {
   const must = r.clauses.filter((c) => c.level === 'MUST');
-  const exercised = must.filter((c) => c.status !== 'not-exercised').length;
-  const pct = must.length === 0 ? 0 : Math.round((100 * exercised) / must.length);
-  return `<h2>Coverage</h2><p data-testid="coverage">${exercised} of ${must.length} MUST clauses exercised (${pct}%).</p><div class="bar"><span style="width:${pct}%"></span></div>`;
+  const judged = must.filter((c) => JUDGED.has(c.status)).length;
+  const pct = must.length === 0 ? 0 : Math.round((100 * judged) / must.length);
+  return `<h2>Coverage</h2><p data-testid="coverage">${judged} of ${must.length} MUST clauses judged (${pct}%); the others errored, were not exercised or not judged.</p><div class="bar"><span style="width:${pct}%"></span></div>`;
 }
 
-function footer(r: ConformanceReport): string {
+function footer(r: ReportView): string {
   const errors = r.errors.map((e) => `<pre>${esc(e)}</pre>`).join('');
   return `<footer data-testid="completed">${r.completed ? 'The run completed.' : 'The run did not complete.'}${errors}</footer>`;
 }
 
 /** One self-contained HTML page (no scripts, no external assets) rendered from the report. */
-export function renderHtml(r: ConformanceReport): string {
+export function renderHtml(r: ReportView): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${VERDICT_LABEL[r.verdict]}: ${esc(r.target.name)}</title>
+<title>Conformance ${headline(r)}: ${esc(r.target?.name ?? NO_TARGET)}</title>
 <style>${STYLE}</style></head>
 <body><main>
 ${header(r)}

@@ -1,6 +1,17 @@
-import type { ClauseResult, ConformanceReport } from './conformance-result.ts';
+import type { ClauseResult, ReportView } from './conformance-result.ts';
 import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
-import { claimText, documentText, isAbsoluteLink, PROFILE_STATUS_LABEL, productText, replayText, VERDICT_LABEL, verdictText } from './sections.ts';
+import {
+  claimText,
+  documentText,
+  headline,
+  isAbsoluteLink,
+  NO_TARGET,
+  PROFILE_STATUS_LABEL,
+  productText,
+  reasonFirst,
+  replayText,
+  verdictText,
+} from './sections.ts';
 
 // Every quoted string is escaped for Markdown (escape.ts): the target writes field names, values, reasons and headers.
 const cell = markdownText;
@@ -18,17 +29,22 @@ const linkOf = (link: string | undefined) => (isAbsoluteLink(link) ? ` (${markdo
 
 function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) => string): string[] {
   if (rows.length === 0) return [];
+  // Many clauses for one reason (a run stopped, a refused configuration) are one line, not a row each.
+  const reasons = new Set(rows.map(describe));
+  if (rows.length > 3 && reasons.size === 1)
+    return ['', `### ${title}`, '', `${rows.length} clauses (${rows.map((c) => `\`${c.id}\``).join(', ')}): ${[...reasons][0]}`];
   return ['', `### ${title}`, '', '| clause | section | detail |', '|---|---|---|', ...rows.map((c) => `| \`${c.id}\` | ${c.section} | ${describe(c)} |`)];
 }
 
 /** A short Markdown summary, fit for a pull-request comment or a CI job summary. */
-export function renderMarkdown(report: ConformanceReport): string {
+export function renderMarkdown(report: ReportView): string {
   const s = report.summary;
   const of = (status: string) => report.clauses.filter((c) => c.status === status);
   const lines = [
-    `## Conformance: ${VERDICT_LABEL[report.verdict]}, ${verdictText(report)}`,
+    `## Conformance: ${headline(report)}, ${verdictText(report)}`,
     '',
-    `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)}), suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
+    ...reasonFirst(report).flatMap((e) => [`> ${cell(e.split('\n')[0])}`, '']),
+    `${report.target ? `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)})` : cell(NO_TARGET.replace(/^./, (c) => c.toUpperCase()))}; suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
     ...(report.replay ? ['', `This is ${cell(replayText(report.replay, report.startedAt)!)}.`] : []),
@@ -107,7 +123,7 @@ function driftLines(c: ClauseResult, o: DriftObservation): string[] {
   return [head, ...o.differences.map((d) => `  - \`${d.at}\` (${d.kind}): the document: ${cell(d.document)}; the description: ${cell(d.description)}`)];
 }
 
-function observationLines(report: ConformanceReport): string[] {
+function observationLines(report: ReportView): string[] {
   return report.clauses
     .filter((c) => c.level === 'INFO')
     .flatMap((c) => {
@@ -117,7 +133,7 @@ function observationLines(report: ConformanceReport): string[] {
 }
 
 /** A full conformance page: the summary, then every clause that did not pass with its evidence, then the observations. */
-export function renderConformancePage(report: ConformanceReport): string {
+export function renderConformancePage(report: ReportView): string {
   const notPassed = report.clauses.filter((c) => c.status !== 'passed' && c.level === 'MUST');
   const sections = notPassed.flatMap((c) => [
     '',
@@ -128,7 +144,7 @@ export function renderConformancePage(report: ConformanceReport): string {
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);
-  const reported = report.target.reportedVersion
+  const reported = report.target?.reportedVersion
     ? Object.entries(report.target.reportedVersion)
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')

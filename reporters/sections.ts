@@ -40,8 +40,13 @@ export const isAbsoluteLink = (link: string | undefined): link is string => link
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', partial: 'PARTIAL', incomplete: 'INCOMPLETE' } as const;
 
+/** The verdict's word at the head of every rendering: an interrupted run says so, whatever it had found. */
+export const headline = (report: { verdict: keyof typeof VERDICT_LABEL; interrupted?: true }) =>
+  report.interrupted ? 'INTERRUPTED' : VERDICT_LABEL[report.verdict];
+
 type VerdictFacts = {
   verdict: keyof typeof VERDICT_LABEL;
+  interrupted?: true;
   target?: { embedded: boolean };
   summary: { must: { knownDeviations: number; notJudged?: number } };
   claim?: Claim;
@@ -73,6 +78,15 @@ function unexercisedText(claim: Claim): string | undefined {
   return `no verdict: the claim is not exercised in full: ${missing.map((p) => `${p.name} needs ${p.needs}`).join('; ')}; give what ${missing.length === 1 ? 'it needs' : 'they need'}${narrower}`;
 }
 
+/** What a report of a refused configuration says instead of a target: none was read, and none is invented. */
+export const NO_TARGET = 'no target: the configuration was refused before one was read';
+
+/** The target in words, name and base URL, the same in every rendering. */
+export const targetText = (target: { name: string; baseUrl: string } | undefined) => (target ? `${target.name} (${target.baseUrl})` : NO_TARGET);
+
+/** Why a run has no verdict, when it says so: its errors, first, in every rendering. */
+export const reasonFirst = (report: { completed: boolean; errors: string[] }) => (report.completed ? [] : report.errors);
+
 /** What the run judged, in words, whenever it was not a deployment. */
 export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 
@@ -81,7 +95,9 @@ export function verdictText(report: VerdictFacts): string {
   const known = report.summary.must.knownDeviations;
   const claimed = report.claim?.narrowed ? ` of the profiles claimed, ${report.claim.profiles.join(', ')}` : '';
   const unexercised = report.verdict === 'partial' && report.claim ? unexercisedText(report.claim) : undefined;
+  const interrupted = report.interrupted ? 'no verdict: the run was stopped before it ended; what it found before is listed below' : undefined;
   const text =
+    interrupted ??
     unexercised ??
     (report.verdict === 'pass' && known > 0
       ? `no new failure: the target meets every MUST clause${claimed} but ${known} known deviation${known === 1 ? '' : 's'}`

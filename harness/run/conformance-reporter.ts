@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { Clause } from '../contracts/catalogue.ts';
@@ -133,7 +132,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */
-  private async bundle(report: ConformanceReport, config: TargetConfig, junit: string | undefined, result: FullResult, today: string): Promise<string> {
+  private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string): Promise<string> {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       await discardEvidence(config.reportDir);
       return '  evidence: none, the run did not end\n';
@@ -141,7 +140,7 @@ export default class ConformanceReporter implements Reporter {
     try {
       const bundle = await writeEvidenceBundle(
         report,
-        { reportDir: config.reportDir, evidenceDir: config.evidenceDir, junit, replayOf: report.replay?.bundle },
+        { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle },
         today,
       );
       return bundle.written ? `  evidence: ${bundle.written}\n` : '';
@@ -159,22 +158,23 @@ export default class ConformanceReporter implements Reporter {
     const run = runTargets();
     const today = judgement?.today ?? new Date().toISOString().slice(0, 10);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-    const junit = path.join(run.reportDir, 'junit.xml');
     const reports: { report: ConformanceReport; path: string }[] = [];
     for (const [i, config] of run.targets.entries()) {
       const report = this.reportOf(config, judgement?.targets[i], result, today);
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
       process.stdout.write(consoleSummary(report, files));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
-      process.stdout.write(await this.bundle(report, { ...config, evidenceDir }, run.multi ? undefined : junit, result, today));
+      process.stdout.write(await this.bundle(report, { ...config, evidenceDir }, result, today));
       reports.push({ report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) });
     }
-    if (!run.multi) {
-      if (existsSync(junit)) process.stdout.write(`  report: ${junit}\n`);
-      return this.settle(reports[0].report.verdict);
-    }
+    if (!run.multi) return this.settle(reports[0].report.verdict);
     const matrix = buildMatrixReport(reports, result.duration, run.shard);
-    const files = writeMatrixArtifacts(matrix, run.reportDir, stepSummary);
+    const files = writeMatrixArtifacts(
+      matrix,
+      reports.map((r) => r.report),
+      run.reportDir,
+      stepSummary,
+    );
     process.stdout.write(
       `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass${matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : ''}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
     );

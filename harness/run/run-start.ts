@@ -42,8 +42,10 @@ export function stopOnConfigError(error: ConfigError, reportDir: string | undefi
   if (reportDir !== undefined) {
     try {
       takeReportFolder(reportDir);
-      const report = placeholder({ name: 'configuration error', baseUrl: 'http://127.0.0.1', embedded: false });
-      writeArtifacts({ ...report, verdict: 'error', errors: [`configuration error: ${error.message}`] }, reportDir);
+      // No target was read: the report names none rather than invent one.
+      const { target: _none, ...report } = placeholder({ name: '', baseUrl: '', embedded: false });
+      const reason = `configuration error: ${error.message}`;
+      writeArtifacts({ ...report, verdict: 'error', errors: [reason], clauses: report.clauses.map((c) => ({ ...c, reason })) }, reportDir);
     } catch {
       // the folder is what the configuration got wrong, or another run holds it: the line above says enough
     }

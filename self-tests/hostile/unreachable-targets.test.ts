@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { neverAnswers, refusingUrl, resetMidBody, runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers.ts';
 import { clauseWords, judgeAgainst, type JudgedRun } from '../support/judge-against.ts';
@@ -24,6 +26,9 @@ function expectRunStopped(run: SuiteRun, reason: RegExp): void {
   expect(run.report?.errors.join('\n')).toMatch(reason);
   expect(output).toMatch(reason);
   expect(output).not.toMatch(STACK_FRAME);
+  // JUnit says ERROR too: every clause an <error>, none skipped, none a failure.
+  const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+  expect(junit).toMatch(/<testsuites name="admin-api-conformance" tests="46" failures="0" errors="46" skipped="0"/);
 }
 
 /** What the report of a stopped run says, as judged in this process: no clause judged, the reason as the run's error. */

@@ -75,7 +75,7 @@ test('a run against a broken variant shows the failed clause in every artefact',
   expect(badge).toContain('conformance: 36/37 MUST');
   expect(badge).toContain('#c62828');
   // JUnit tells a violation (an expect failure) from a check that could not run (an error).
-  expect(junit).toMatch(/<failure message="[^"]*" type="expect.toConform">/);
+  expect(junit).toMatch(/<failure message="[^"]*" type="violation">/);
   expect(run.stdout).toContain(`failed   ${CLAUSE} (3)`);
 });
 

@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/contracts/catalogue.ts';
 import { buildConformanceReport, EXIT_CODE, type ClauseRun } from '../../reporters/conformance-result.ts';
-import { claimText, verdictText } from '../../reporters/sections.ts';
+import { renderBadge } from '../../reporters/badge.ts';
+import { consoleSummary } from '../../reporters/console-summary.ts';
+import { renderHtml } from '../../reporters/html.ts';
+import { renderMarkdown } from '../../reporters/markdown.ts';
+import { claimText, headline, verdictText } from '../../reporters/sections.ts';
 import { runMeta } from '../support/run-meta.ts';
 
 const catalogue: Clause[] = [
@@ -83,13 +87,18 @@ test('a run stopped before its checks reports every clause errored, with the rea
   expect(report.clauses[0].reason).toContain('target unreachable');
 });
 
-test('an interrupted run is incomplete and never passes', () => {
-  const report = buildConformanceReport(catalogue, [run('a.must', 'passed'), run('b.must', 'passed')], {
-    ...meta,
-    runStatus: 'interrupted',
-  });
-  expect(report.completed).toBe(false);
-  expect(report.verdict).toBe('error');
+test('an interrupted run is incomplete, never passes nor fails, and every rendering heads it INTERRUPTED', () => {
+  for (const found of ['passed', 'failed'] as const) {
+    const report = buildConformanceReport(catalogue, [run('a.must', found), run('b.must', 'passed')], { ...meta, runStatus: 'interrupted' });
+    expect(report).toMatchObject({ completed: false, verdict: 'incomplete', interrupted: true });
+    expect(EXIT_CODE[report.verdict]).toBe(3);
+    expect(headline(report)).toBe('INTERRUPTED');
+    expect(consoleSummary(report, [])).toContain('INTERRUPTED: no verdict: the run was stopped before it ended');
+    expect(renderMarkdown(report)).toContain('## Conformance: INTERRUPTED, no verdict');
+    expect(renderHtml(report)).toContain('<span class="badge" data-testid="verdict">INTERRUPTED</span>');
+    expect(renderBadge(report)).toContain('interrupted');
+    expect(renderBadge(report)).not.toContain('#c62828');
+  }
 });
 
 test('a check that never ran because the run timed out is not judged, and the run has no verdict', () => {

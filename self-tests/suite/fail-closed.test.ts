@@ -76,8 +76,9 @@ for (const [signal, exitCode] of [
         signalWhen(signal, () => target.seen.length > 0),
       );
       expect(run.exitCode, run.stdout + run.stderr).toBe(exitCode);
-      expect(run.report).toMatchObject({ verdict: 'error', completed: false });
+      expect(run.report).toMatchObject({ verdict: 'incomplete', interrupted: true, completed: false });
       expect(run.report?.errors.join('\n')).toContain('interrupted');
+      expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^## Conformance: INTERRUPTED/);
       expect(run.durationMs).toBeLessThan(20_000);
       expect(existsSync(path.join(run.reportDir, LOCK_FILE))).toBe(false);
       // The command, Playwright and its workers shared one process group: nothing of it is left.
@@ -133,7 +134,7 @@ test('a command killed with SIGKILL takes its run with it: the runner stops with
     });
     // The command's output closes once the runner, which shares it, has ended too.
     expect(run.durationMs, run.stdout + run.stderr).toBeLessThan(20_000);
-    expect(run.report).toMatchObject({ verdict: 'error', completed: false });
+    expect(run.report).toMatchObject({ verdict: 'incomplete', interrupted: true, completed: false });
     expect(run.report?.errors.join('\n')).toContain('interrupted');
     expect(runningState(runner!)).not.toBe('running');
   });

@@ -1,0 +1,86 @@
+import { visible } from '../harness/files/visible.ts';
+import type { ClauseResult, ReportView } from './conformance-result.ts';
+import { claimText, headline, NO_TARGET, verdictText } from './sections.ts';
+
+// JUnit as CI systems read it, from the report: a failed clause is a <failure>, an errored one an <error> (an
+// unreachable target errors every clause), a clause not exercised, not judged or only observed is <skipped> with
+// why, and a known deviation passes with a property saying so, as the gate takes it. Each target is a testsuite
+// whose properties state the verdict and the claim. Every quoted string has its hidden characters shown first.
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const xml = (text: string) => visible(text, 'block').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+const attribute = (text: string) => xml(text).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+const property = (name: string, value: string) => `<property name="${attribute(name)}" value="${attribute(value)}"/>`;
+
+const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0];
+
+/** What a clause's testcase holds besides its properties: its failure, error or reason for being skipped. */
+function outcomeElement(c: ClauseResult): string {
+  if (c.status === 'failed') {
+    const v = c.evidence?.violations[0];
+    const message = v
+      ? `${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`
+      : firstLine(c.reason);
+    return `<failure message="${attribute(message)}" type="violation">${xml(c.reason ?? message)}</failure>`;
+  }
+  if (c.status === 'errored') {
+    const u = c.evidence?.unevaluable[0];
+    const message = u ? `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}` : firstLine(c.reason);
+    return `<error message="${attribute(message)}" type="errored">${xml(c.reason ?? message)}</error>`;
+  }
+  if (c.status === 'not-exercised') return `<skipped message="${attribute(`not exercised: ${c.reason ?? ''}`)}"/>`;
+  if (c.status === 'not-judged') return `<skipped message="${attribute(`not judged: ${c.reason ?? ''}`)}"/>`;
+  if (c.status === 'observed') return '<skipped message="observed: recorded, never judged (the document leaves it open)"/>';
+  if (c.status === 'known-deviation') return `<system-out>${xml(`known deviation: ${c.deviation?.reason ?? ''}`)}</system-out>`;
+  return '';
+}
+
+function testcase(c: ClauseResult): string {
+  const properties = [
+    property('clause', c.id),
+    property('section', c.section),
+    property('level', c.level),
+    ...(c.profile ? [property('profile', c.profile)] : []),
+    property('status', c.status),
+    ...(c.deviation ? [property('deviation', `${c.deviation.state}: ${c.deviation.reason}`)] : []),
+  ];
+  return `<testcase name="${attribute(`${c.title} [${c.id}]`)}" classname="${attribute(`section ${c.section}`)}" time="0"><properties>${properties.join('')}</properties>${outcomeElement(c)}</testcase>`;
+}
+
+const counts = (clauses: ClauseResult[]) => ({
+  tests: clauses.length,
+  failures: clauses.filter((c) => c.status === 'failed').length,
+  errors: clauses.filter((c) => c.status === 'errored').length,
+  skipped: clauses.filter((c) => c.status === 'not-exercised' || c.status === 'not-judged' || c.status === 'observed').length,
+});
+
+function testsuite(report: ReportView): string {
+  const n = counts(report.clauses);
+  const properties = [
+    property('verdict', report.verdict),
+    property('headline', `${headline(report)}: ${verdictText(report)}`),
+    property('claim', claimText(report.claim)),
+    property('claim.profiles', report.claim.profiles.join(',')),
+    ...report.claim.byProfile.map((p) => property(`profile.${p.name}`, `${p.claimed ? 'claimed' : 'not claimed'}, ${p.status}`)),
+    property('target', report.target ? `${report.target.name} (${report.target.baseUrl})` : NO_TARGET),
+    property('suite', `${report.suite.name} ${report.suite.version}, contracts ${report.suite.contractsHash}`),
+    property('document.sha256', report.document.sha256),
+    ...report.errors.map((e) => property('error', e)),
+  ];
+  const name = report.target?.name ?? NO_TARGET;
+  return `<testsuite name="${attribute(name)}" tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" timestamp="${attribute(report.startedAt)}" time="${(report.durationMs / 1000).toFixed(3)}">
+<properties>${properties.join('')}</properties>
+${report.clauses.map(testcase).join('\n')}
+</testsuite>`;
+}
+
+/** junit.xml of one or several targets' reports, one testsuite each. */
+export function renderJunit(reports: ReportView[]): string {
+  const all = counts(reports.flatMap((r) => r.clauses));
+  const time = Math.max(0, ...reports.map((r) => r.durationMs)) / 1000;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="admin-api-conformance" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" skipped="${all.skipped}" time="${time.toFixed(3)}">
+${reports.map(testsuite).join('\n')}
+</testsuites>
+`;
+}

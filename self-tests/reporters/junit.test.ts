@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import type { Clause } from '../../harness/contracts/catalogue.ts';
+import type { ClauseRun } from '../../harness/judging/verdicts.ts';
+import { buildConformanceReport } from '../../reporters/conformance-result.ts';
+import { renderJunit } from '../../reporters/junit.ts';
+import { launchChromium } from '../support/browser.ts';
+import { runMeta } from '../support/run-meta.ts';
+
+// JUnit tells FAIL from ERROR from SKIP as the report does: read back by a real XML parser (Chromium's), as a
+// CI system reads it.
+
+const CATALOGUE: Clause[] = [
+  { id: 'a.passed', section: '2.1', level: 'MUST', title: 'passes', profile: 'core' },
+  { id: 'b.failed', section: '2.1', level: 'MUST', title: 'fails', profile: 'core' },
+  { id: 'c.errored', section: '2.4', level: 'MUST', title: 'errors', profile: 'core' },
+  { id: 'd.deviation', section: '7', level: 'MUST', title: 'fails, accepted', profile: 'core' },
+  { id: 'e.not-exercised', section: '5', level: 'MUST', title: 'needs input', profile: 'tokens' },
+  { id: 'f.observed', section: '9', level: 'INFO', title: 'is observed' },
+];
+const HOSTILE = 'a "quote" & <tag> \u001b[31m\u202e and ]]> end';
+const RUNS: ClauseRun[] = [
+  { clause: 'a.passed', outcome: 'passed' },
+  { clause: 'b.failed', outcome: 'failed', reason: `violated: ${HOSTILE}` },
+  { clause: 'c.errored', outcome: 'errored', reason: `could not evaluate: ${HOSTILE}` },
+  { clause: 'd.deviation', outcome: 'failed', reason: 'violated, and known' },
+  { clause: 'e.not-exercised', outcome: 'not-exercised', reason: 'needs CONFORMANCE_SIGNUP_TOKENS' },
+  { clause: 'f.observed', outcome: 'passed' },
+];
+const report = buildConformanceReport(
+  CATALOGUE,
+  RUNS,
+  runMeta({
+    profiles: [
+      { name: 'core', title: 'core', needs: 'the admin token' },
+      { name: 'tokens', title: 'tokens', needs: 'CONFORMANCE_SIGNUP_TOKENS' },
+    ],
+    deviations: [{ clause: 'd.deviation', reason: 'accepted until fixed' }],
+  }),
+);
+
+test('an errored clause is an <error>, a violation a <failure>, a known deviation neither, and what was not judged is <skipped> with why', async () => {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const parsed = await page.evaluate(
+      (xml) => {
+        const doc = new DOMParser().parseFromString(xml, 'application/xml');
+        const cases = [...doc.querySelectorAll('testcase')].map((c) => ({
+          clause: c.querySelector('property[name="clause"]')?.getAttribute('value'),
+          status: c.querySelector('property[name="status"]')?.getAttribute('value'),
+          elements: [...c.children].map((e) => e.tagName).filter((t) => t !== 'properties'),
+          message: c.querySelector('failure, error, skipped')?.getAttribute('message') ?? undefined,
+        }));
+        const suite = doc.querySelector('testsuite');
+        const counts = Object.fromEntries(['tests', 'failures', 'errors', 'skipped'].map((a) => [a, suite?.getAttribute(a)]));
+        const properties = Object.fromEntries(
+          [...doc.querySelectorAll('testsuite > properties > property')].map((p) => [p.getAttribute('name'), p.getAttribute('value')]),
+        );
+        return { wellFormed: doc.querySelector('parsererror') === null, cases, counts, properties };
+      },
+      renderJunit([report]),
+    );
+    expect(parsed.wellFormed).toBe(true);
+    expect(parsed.cases.map((c) => [c.clause, c.status, c.elements])).toEqual([
+      ['a.passed', 'passed', []],
+      ['b.failed', 'failed', ['failure']],
+      ['c.errored', 'errored', ['error']],
+      ['d.deviation', 'known-deviation', ['system-out']],
+      ['e.not-exercised', 'not-exercised', ['skipped']],
+      ['f.observed', 'observed', ['skipped']],
+    ]);
+    expect(parsed.counts).toEqual({ tests: '6', failures: '1', errors: '1', skipped: '2' });
+    expect(parsed.cases[4].message).toBe('not exercised: needs CONFORMANCE_SIGNUP_TOKENS');
+    // What a target wrote arrives as text: its controls shown as escapes, nothing of it markup.
+    expect(parsed.cases[2].message).toContain('could not evaluate: a "quote" & <tag> \\u001b[31m\\u202e and ]]> end');
+    expect(parsed.properties).toMatchObject({ verdict: 'fail', 'claim.profiles': 'core,tokens', 'profile.tokens': 'claimed, not-exercised' });
+  } finally {
+    await browser.close();
+  }
+});
