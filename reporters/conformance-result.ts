@@ -61,6 +61,14 @@ export interface RunMeta {
   profiles: ProfileDefinition[];
   /** The profiles the run claims (CONFORMANCE_CLAIM); undefined claims every one. */
   claim?: string[];
+  /** What each placeholder of a curl line stands for: the setting that gives the secret. */
+  placeholders?: Placeholder[];
+}
+
+/** A placeholder of the reports ($TOKEN, $SIGNUP_TOKEN_2, ...) and the setting that gives the secret it stands for. */
+export interface Placeholder {
+  placeholder: string;
+  setting: string;
 }
 
 export type DeviationState = 'applied' | 'no-longer-needed' | 'expired' | 'not-applicable';
@@ -108,6 +116,8 @@ export interface ConformanceReport {
   summary: Counts & { total: number; must: MustCounts };
   /** What the verdict claims: the profiles claimed, and each profile's status. */
   claim: Claim;
+  /** What each placeholder of a curl line stands for, so that a copied line sends the same request. */
+  placeholders?: Placeholder[];
   clauses: ClauseResult[];
   requests?: RunMeta['requests'];
   shard?: string;
@@ -219,6 +229,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
       : verdictOf(summary.must, summary, count(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
     summary,
     claim,
+    placeholders: meta.placeholders,
     clauses,
     requests: meta.requests,
     shard: meta.shard,

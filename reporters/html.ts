@@ -9,6 +9,7 @@ import {
   claimText,
   PROFILE_STATUS_LABEL,
   STATUS_LABEL,
+  exportPreamble,
   headline,
   NO_TARGET,
   reasonFirst,
@@ -107,8 +108,15 @@ function row(c: ClauseResult, open = false): string {
 function attention(r: ReportView): string {
   const rows = r.clauses.filter((c) => c.status === 'failed' || c.status === 'errored');
   const accepted = r.clauses.filter((c) => c.status === 'known-deviation');
+  const preamble = exportPreamble(r.placeholders);
+  const reproduce =
+    preamble.length === 0
+      ? ''
+      : `<p>The curl lines use shell variables for the secrets; these lines set them from the settings of the run:</p><pre class="curl" data-testid="preamble">${esc(preamble.join('\n'))}</pre>`;
   const failing =
-    rows.length === 0 ? '' : `<h2>Needs attention</h2><section class="group" data-testid="attention">${rows.map((c) => row(c, true)).join('')}</section>`;
+    rows.length === 0
+      ? ''
+      : `<h2>Needs attention</h2>${reproduce}<section class="group" data-testid="attention">${rows.map((c) => row(c, true)).join('')}</section>`;
   const deviations =
     accepted.length === 0
       ? ''

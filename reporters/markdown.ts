@@ -3,6 +3,7 @@ import { markdownBlock, markdownCode, markdownLink, markdownText } from './escap
 import {
   claimText,
   documentText,
+  exportPreamble,
   headline,
   isAbsoluteLink,
   NO_TARGET,
@@ -155,6 +156,14 @@ export function renderConformancePage(report: ReportView): string {
     `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${cell(reported)}.`,
     '',
     '## Clauses that did not pass',
+    ...(exportPreamble(report.placeholders).length > 0 && sections.length > 0
+      ? [
+          '',
+          'The curl lines use shell variables for the secrets; these lines set them from the settings of the run:',
+          '',
+          ...markdownBlock(exportPreamble(report.placeholders).join('\n'), 'sh'),
+        ]
+      : []),
     ...(sections.length > 0 ? sections : ['', 'None.']),
     '',
     '## Observations',

@@ -87,6 +87,19 @@ export const targetText = (target: { name: string; baseUrl: string } | undefined
 /** Why a run has no verdict, when it says so: its errors, first, in every rendering. */
 export const reasonFirst = (report: { completed: boolean; errors: string[] }) => (report.completed ? [] : report.errors);
 
+/**
+ * The lines that set the shell variables a report's curl lines use, each from the setting that gives its
+ * secret, so that a copied line sends the same request: a list's entry is cut from the list.
+ */
+export function exportPreamble(placeholders: { placeholder: string; setting: string }[] | undefined): string[] {
+  return (placeholders ?? []).map(({ placeholder, setting }) => {
+    const name = placeholder.slice(1);
+    const entry = /^(\S+) entry (\d+)$/.exec(setting);
+    const value = entry ? `$(printf %s "$${entry[1]}" | cut -d, -f${entry[2]})` : `$${setting}`;
+    return `export ${name}="${value}"   # ${setting}`;
+  });
+}
+
 /** What the run judged, in words, whenever it was not a deployment. */
 export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 

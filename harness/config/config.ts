@@ -255,15 +255,23 @@ function parseClaim(raw: string | undefined): string[] | undefined {
 
 export const EMBEDDED_NAME = 'embedded reference target';
 
+/** Whether this is the installed command (the npm package runs its build, dist/), not a clone of the suite. */
+const INSTALLED = path.basename(path.resolve(__dirname, '..', '..')) === 'dist';
+
 /**
- * The embedded reference target runs only when nothing names a target; under CI only when asked for
- * (CONFORMANCE_EMBEDDED=true), so that a job whose secrets are missing never checks it by mistake.
- * Global setup starts it, and it announces its address and tokens then.
+ * The embedded reference target runs only when nothing names a target, and is the demo of a clone of the
+ * suite: the installed command, and a run under CI, check it only when asked for (CONFORMANCE_EMBEDDED=true),
+ * so that a job, a cron job or a hand-run whose configuration is missing never passes on it as though a
+ * deployment did. Global setup starts it, and it announces its address and tokens then.
  */
 function embeddedTarget(source: Source, env: Source): Pick<TargetConfig, 'name' | 'baseUrl' | 'adminToken' | 'forbidden' | 'signupTokens'> {
   const asked = parseSwitch('CONFORMANCE_EMBEDDED', source.CONFORMANCE_EMBEDDED);
   if (asked === false)
     throw new ConfigError('no target: set CONFORMANCE_BASE_URL (or CONFORMANCE_TARGET), or allow the embedded reference target (CONFORMANCE_EMBEDDED)');
+  if (INSTALLED && asked !== true)
+    throw new ConfigError(
+      'no target: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET); the embedded reference target, a demo, runs only with CONFORMANCE_EMBEDDED=true',
+    );
   const ci = ciMarker(env);
   if (ci !== undefined && asked !== true)
     throw new ConfigError(

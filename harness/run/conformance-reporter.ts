@@ -10,6 +10,7 @@ import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
 import { runStopped } from '../recording/preflight.ts';
 import { createRedactor } from '../secrets/redact.ts';
+import { namedSecrets } from '../secrets/secret-rule.ts';
 import { judgingEnd, type TargetJudgement } from './run-judgement.ts';
 import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
 import { visible } from '../files/visible.ts';
@@ -128,6 +129,8 @@ export default class ConformanceReporter implements Reporter {
       consistency: facts.consistency,
       profiles: loadProfiles(),
       claim: facts.claim ?? config.claim,
+      // The embedded target's tokens are its own, set by no setting of the user's.
+      placeholders: config.embedded ? undefined : namedSecrets(config).map(({ placeholder, setting }) => ({ placeholder, setting })),
     });
   }
 

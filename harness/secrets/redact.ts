@@ -1,6 +1,6 @@
 import { decodedViews, originalSpan, type View } from './decoded-view.ts';
 import { needlesOf, type Needle } from './secret-forms.ts';
-import { MIN_SECRET_CHARS, type SecretSource } from './secret-rule.ts';
+import { MIN_SECRET_CHARS, namedSecrets, type SecretSource } from './secret-rule.ts';
 
 export type Redactor = (text: string) => string;
 
@@ -13,9 +13,7 @@ export interface Secrets {
 
 /** The markers that stand in for secrets; curl lines use them as shell variables. */
 export function secretMarkers(config: SecretSource): [string, string][] {
-  const pairs: [string, string][] = [[config.adminToken, '$TOKEN']];
-  for (const f of config.forbidden) pairs.push([f.token, f.placeholder]);
-  config.signupTokens.forEach((secret, i) => pairs.push([secret, `$SIGNUP_TOKEN_${i + 1}`]));
+  const pairs: [string, string][] = namedSecrets(config).map((n) => [n.token, n.placeholder]);
   // Longest first, so that where one secret holds another, the whole one names the place.
   return pairs.filter(([secret]) => secret.length > 0).sort((a, b) => b[0].length - a[0].length);
 }

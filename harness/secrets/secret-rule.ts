@@ -37,24 +37,37 @@ export function unsafeToRedact(token: string): string | undefined {
   return undefined;
 }
 
-/** The variable (and entry of a list) that gives each secret of a target, as a user would look for it. */
-function namedSecrets(target: SecretSource): [name: string, token: string][] {
-  const named: [string, string][] = [['CONFORMANCE_ADMIN_TOKEN', target.adminToken]];
+/** One secret of a target: the setting (and entry of a list) that gives it, and the placeholder that stands for it. */
+export interface NamedSecret {
+  setting: string;
+  placeholder: string;
+  token: string;
+}
+
+/** The setting (and entry of a list) that gives each secret of a target, as a user would look for it, and its placeholder. */
+export function namedSecrets(target: SecretSource): NamedSecret[] {
+  const named: NamedSecret[] = [{ setting: 'CONFORMANCE_ADMIN_TOKEN', placeholder: '$TOKEN', token: target.adminToken }];
   // A forbidden credential's placeholder is its variable's name, with the entry's number after the first.
   const variableOf = (placeholder: string) => `CONFORMANCE_${placeholder.slice(1).replace(/_\d+$/, '')}`;
   for (const f of target.forbidden) {
     const variable = variableOf(f.placeholder);
     const entries = target.forbidden.filter((o) => variableOf(o.placeholder) === variable);
-    named.push([entries.length > 1 ? `${variable} entry ${entries.indexOf(f) + 1}` : variable, f.token]);
+    named.push({ setting: entries.length > 1 ? `${variable} entry ${entries.indexOf(f) + 1}` : variable, placeholder: f.placeholder, token: f.token });
   }
   const signup = target.signupTokens;
-  signup.forEach((token, i) => named.push([signup.length > 1 ? `CONFORMANCE_SIGNUP_TOKENS entry ${i + 1}` : 'CONFORMANCE_SIGNUP_TOKENS', token]));
+  signup.forEach((token, i) =>
+    named.push({
+      setting: signup.length > 1 ? `CONFORMANCE_SIGNUP_TOKENS entry ${i + 1}` : 'CONFORMANCE_SIGNUP_TOKENS',
+      placeholder: `$SIGNUP_TOKEN_${i + 1}`,
+      token,
+    }),
+  );
   return named;
 }
 
 /** Refuses, before any request, a secret the reports could not hide safely; the line names where it was given, never the secret. */
 export function checkRedactable(target: SecretSource): void {
-  for (const [name, token] of namedSecrets(target)) {
+  for (const { setting: name, token } of namedSecrets(target)) {
     const reason = unsafeToRedact(token);
     if (reason !== undefined) throw new ConfigError(`${name} cannot be hidden safely in the reports: ${reason} (${SECRET_RULE})`);
   }

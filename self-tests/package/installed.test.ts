@@ -61,6 +61,16 @@ test('the installed command checks the embedded reference target when asked, and
   }
 });
 
+// A cron job or a hand-run on a staging host (no CI variable) whose configuration went missing must not pass.
+test('the installed command with no target setting at all is a configuration error, exit code 2, outside CI too', async () => {
+  const result = await command([], { CONFORMANCE_REPORT_DIR: 'out/unconfigured' });
+  expect(result.exitCode, result.output).toBe(2);
+  expect(result.output).toContain(
+    'conformance: configuration error: no target: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET); the embedded reference target, a demo, runs only with CONFORMANCE_EMBEDDED=true',
+  );
+  expect(reportIn(path.join(app, 'out', 'unconfigured')).verdict).toBe('error');
+});
+
 // That the installed command fails a broken target, exit code 1, is what the recipes' runs show (ci.test.ts).
 test('the installed command passes a conformant target, a relative report folder taken from the current folder', async () => {
   const passing = await command([], { ...referenceTargetEnv(server.url), CONFORMANCE_REPORT_DIR: 'out/conformant' });
