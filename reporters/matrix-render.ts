@@ -19,7 +19,7 @@ function targetHeads(m: MatrixReport): string {
   return m.targets
     .map(
       (t) =>
-        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${t.verdict === 'pass' ? 'passed' : t.verdict === 'fail' ? 'failed' : 'errored'}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`,
+        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${t.verdict === 'pass' ? 'passed' : t.verdict === 'fail' ? 'failed' : 'errored'}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST<br><small data-testid="target-claim">claim: ${esc((t.claim ?? []).join(', '))}</small></th>`,
     )
     .join('');
 }
@@ -60,11 +60,11 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
     '',
     `Suite ${markdownText(m.suite.version)}, contracts \`${m.suite.contractsHash}\`. Document: ${markdownText(documentText(m.document))}.`,
     '',
-    '| target | verdict | MUST passed | failed | errored | not exercised | known deviations | of |',
-    '|---|---|---|---|---|---|---|---|',
+    '| target | verdict | claim | MUST passed | failed | errored | not exercised | known deviations | of |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...m.targets.map(
       (t) =>
-        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`,
+        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`,
     ),
   ];
   const notable = m.clauses.filter((c) => c.status !== 'passed' && c.status !== 'observed');

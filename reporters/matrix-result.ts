@@ -12,7 +12,8 @@ export interface MatrixReport {
   verdict: Verdict;
   /** Clause outcomes added up over every target. */
   summary: Counts & { total: number; must: MustCounts };
-  targets: { name: string; baseUrl: string; verdict: Verdict; summary: ConformanceReport['summary']; report: string }[];
+  /** Each target's verdict and what it claims (the profiles of its claim, every one unless narrowed). */
+  targets: { name: string; baseUrl: string; verdict: Verdict; claim?: string[]; summary: ConformanceReport['summary']; report: string }[];
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
   completed: boolean;
   errors: string[];
@@ -71,6 +72,7 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
       name: report.target.name,
       baseUrl: report.target.baseUrl,
       verdict: report.verdict,
+      claim: report.claim.profiles,
       summary: report.summary,
       report: path,
     })),

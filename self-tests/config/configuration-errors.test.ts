@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../harness/config/config.ts';
@@ -301,7 +301,17 @@ for (const mistake of MISTAKES.filter((m) => m.run || m.noReport)) {
       expect(run.stdout).toBe('');
       // No earlier verdict stands in the report folder: it says the run ended in a configuration error.
       if (mistake.noReport) expect(run.report).toBeUndefined();
-      else expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [`configuration error: ${mistake.line.replaceAll('$DIR', dir)}`] });
+      else {
+        const line = `configuration error: ${mistake.line.replaceAll('$DIR', dir)}`;
+        expect(run.report).toMatchObject({ verdict: 'error', completed: false, errors: [line] });
+        // No target was read, and none is invented; the reason comes first in every report, before any row.
+        expect(run.report?.target).toBeUndefined();
+        const summary = readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8').split('\n');
+        expect(summary.findIndex((l) => l.startsWith('> configuration error: '))).toBe(2);
+        const page = readFileSync(path.join(run.reportDir, 'index.html'), 'utf8');
+        expect(page.indexOf('data-testid="reason"')).toBeLessThan(page.indexOf('data-testid="counts"'));
+        expect(page).not.toContain('127.0.0.1');
+      }
       expect(target.seen).toEqual([]);
       expect(run.durationMs).toBeLessThan(60_000);
     } finally {

@@ -7,6 +7,7 @@ import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
+import { verifyCommand } from '../support/bundles.ts';
 import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from '../support/run-suite.ts';
 
 // A run against the reference target and one against a broken variant each leave all five artefacts.
@@ -76,6 +77,9 @@ test('a run against a broken variant shows the failed clause in every artefact',
   expect(badge).toContain('#c62828');
   // JUnit tells a violation (an expect failure) from a check that could not run (an error).
   expect(junit).toMatch(/<failure message="[^"]*" type="violation">/);
+  // Each placeholder of a curl line is named with the setting that gives its secret.
+  expect(run.report?.placeholders).toContainEqual({ placeholder: '$TOKEN', setting: 'CONFORMANCE_ADMIN_TOKEN' });
+  expect(run.report?.placeholders).toContainEqual({ placeholder: '$SIGNUP_TOKEN_1', setting: 'CONFORMANCE_SIGNUP_TOKENS entry 1' });
   expect(run.stdout).toContain(`failed   ${CLAUSE} (3)`);
 });
 
@@ -100,8 +104,17 @@ test('a known deviation excuses its failure, and says so; one that passes now is
   expect(run.report!.summary.must).toMatchObject({ failed: 0, knownDeviations: 1 });
   expect(run.stdout).toContain('deviation no longer needed  projects.owner.group');
   expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('### Known deviations');
-  // An accepted failure is an expected failure for Playwright, so JUnit agrees with the gate.
+  // An accepted failure is no <failure> in JUnit, which agrees with the gate.
   expect(readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8')).not.toMatch(/<failure|<error/);
+  // The deviation the pass rests on stands at the top of the page, beside where failures would, not mid-page.
+  const page = readFileSync(path.join(run.reportDir, 'index.html'), 'utf8');
+  expect(page.indexOf('data-testid="deviations"')).toBeGreaterThan(0);
+  expect(page.indexOf('data-testid="deviations"')).toBeLessThan(page.indexOf('Clauses by section'));
+  // verify's line names the claim and the deviation its VERIFIED rests on.
+  const verified = await verifyCommand([path.join(run.reportDir, 'evidence.tar.gz')]);
+  expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+  expect(verified.stdout).toContain(`verdict PASS for every profile: core met, projects-data met, signup-tokens met`);
+  expect(verified.stdout).toContain(`resting on 1 known deviation(s): ${CLAUSE}`);
 });
 
 test('an expired known deviation fails the gate again', async () => {

@@ -68,7 +68,7 @@ test("the badge, the page, the summary and the console give MUST clauses one den
   );
   expect(matrix.summary.must.total).toBe(6);
   expect(renderMatrixHtml(matrix)).toContain('0/3 MUST');
-  expect(renderMatrixMarkdown(matrix)).toContain('| t | PASS | 0 | 0 | 0 | 1 | 2 | 3 |');
+  expect(renderMatrixMarkdown(matrix)).toContain('| t | PASS | core | 0 | 0 | 0 | 1 | 2 | 3 |');
 });
 
 test('no rendering calls an observation passed', () => {
