@@ -43,10 +43,12 @@ the current folder; relative paths are taken from the current folder. Secrets ar
 ${variables.map((v) => `  ${v.name.padEnd(width)}  ${v.help}`).join('\n')}
 
 Exit codes:
-  0    every MUST clause of the catalogue judged and met (known deviations aside)
+  0    every MUST clause of the claimed profiles (CONFORMANCE_CLAIM; default every profile) exercised and met
+       (known deviations aside)
   1    at least one MUST clause violated (this wins over errors)
   2    configuration error: nothing was sent
-  3    no verdict: the target could not be reached or evaluated, a clause errored, or the run was partial
+  3    no verdict: a claimed profile not exercised in full, the target could not be reached or does not serve the
+       admin API, a clause errored, or the run was partial or interrupted
   129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM (the report says interrupted)
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
