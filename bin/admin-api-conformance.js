@@ -31,12 +31,14 @@ function usage() {
   return `admin-api-conformance ${version()}: checks a deployment of the admin API against its specification, clause by clause.
 
 Usage:
-  admin-api-conformance [run] [-- <playwright options>]  run the suite (the default); e.g. -- --grep @MUST, --shard=1/2
+  admin-api-conformance [run] [<base URL>] [-- <playwright options>]
+                                                         run the suite (the default); e.g. https://unleash.example.com
+                                                         (or --base-url URL; tokens from the environment), -- --grep @MUST
   admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
                                                          or -- --shard=i/n) into the run's report; exit by its verdict
   admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
                                                          again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
-  admin-api-conformance --help | --version
+  admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
 the current folder; relative paths are taken from the current folder. Secrets are never command arguments.
@@ -188,7 +190,20 @@ function sharded(args) {
   return [...args.slice(0, at), ...args.slice(at + (args[at] === '--shard' ? 2 : 1))];
 }
 
-const COMMANDS = ['run', 'merge', 'verify'];
+/**
+ * The base URL from the command line (`admin-api-conformance https://host`, `--base-url https://host`), taken as
+ * CONFORMANCE_BASE_URL: the one setting that is no secret. Tokens come from the environment or a file only.
+ */
+function baseUrlGiven(args) {
+  const at = args.findIndex((arg) => arg === '--base-url' || arg.startsWith('--base-url='));
+  if (at < 0) return args;
+  const value = args[at] === '--base-url' ? args[at + 1] : args[at].slice('--base-url='.length);
+  if (value === undefined || value === '') return refuse('--base-url needs the deployment\'s base URL, such as --base-url https://unleash.example.com');
+  process.env.CONFORMANCE_BASE_URL = value;
+  return [...args.slice(0, at), ...args.slice(at + (args[at] === '--base-url' ? 2 : 1))];
+}
+
+const COMMANDS = ['run', 'merge', 'verify', 'help'];
 
 /** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
@@ -211,7 +226,7 @@ function distance(a, b) {
 function unknownCommand(word) {
   const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
   if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
-  return refuse(`unknown command "${word}": the commands are run, merge and verify, and come first; Playwright's test filters go after --`);
+  return refuse(`unknown command "${word}": the commands are run, merge, verify and help, and come first; Playwright's test filters go after --`);
 }
 
 function main(argv) {
@@ -220,11 +235,15 @@ function main(argv) {
   if (ours.includes('--help') || ours.includes('-h')) return void process.stdout.write(usage());
   if (ours.includes('--version')) return void process.stdout.write(`${version()}\n`);
   // The command is the first word, when it is no option: everything else is Playwright's, before -- or after it
-  // (`npm run conformance -- --grep @MUST` arrives without its --).
-  const named = ours[0] !== undefined && !ours[0].startsWith('-');
+  // (`npm run conformance -- --grep @MUST` arrives without its --). A base URL, which is no secret, may stand
+  // in its place (the command is then run) or follow --base-url.
+  const isUrl = (/** @type {string | undefined} */ word) => word !== undefined && /^https?:\/\//i.test(word);
+  const named = ours[0] !== undefined && !ours[0].startsWith('-') && !isUrl(ours[0]);
   const command = named ? ours[0] : 'run';
   if (!COMMANDS.includes(command)) return unknownCommand(command);
-  const rest = named ? ours.slice(1) : ours;
+  if (command === 'help') return void process.stdout.write(usage());
+  const given = named ? ours.slice(1) : ours;
+  const rest = command === 'run' ? baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given) : given;
   if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
   if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.

@@ -11,7 +11,7 @@ test('a word that is no command is refused in one line that names the command me
   const cases: [string[], string][] = [
     [['verfiy', 'evidence.tar.gz'], 'unknown command "verfiy"; did you mean "verify"?'],
     [['mrege', 'shards'], 'unknown command "mrege"; did you mean "merge"?'],
-    [['clauses'], 'unknown command "clauses": the commands are run, merge and verify'],
+    [['clauses'], 'unknown command "clauses": the commands are run, merge, verify and help'],
   ];
   for (const [args, line] of cases) {
     const run = await runCommand(args);
@@ -140,4 +140,25 @@ test("merge of report folders that are not a shard's, or do not read, is no verd
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// The base URL is no secret: it may be given on the command line, as every peer takes it; tokens may not.
+test('the base URL may stand first, after run, or after --base-url, and is taken as CONFORMANCE_BASE_URL', async () => {
+  const token = { CONFORMANCE_ADMIN_TOKEN: 'abcdefgh12345678xyz', CONFORMANCE_TIMEOUT_MS: '2000' };
+  for (const args of [['http://127.0.0.1:9'], ['run', 'http://127.0.0.1:9'], ['--base-url', 'http://127.0.0.1:9'], ['--base-url=http://127.0.0.1:9']]) {
+    const run = await runCommand(args, 60_000, token);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.report?.target).toMatchObject({ baseUrl: 'http://127.0.0.1:9' });
+    expect(run.report?.errors[0]).toContain('no request to http://127.0.0.1:9 got an answer');
+  }
+  const bare = await runCommand(['--base-url']);
+  expect(bare.exitCode).toBe(2);
+  expect(bare.stderr.trim()).toBe("admin-api-conformance: --base-url needs the deployment's base URL, such as --base-url https://unleash.example.com");
+});
+
+test('help is a command: the usage, exit code 0, and nothing runs', async () => {
+  const run = await runCommand(['help']);
+  expect(run.exitCode).toBe(0);
+  expect(run.stdout).toContain('admin-api-conformance help | --help | --version');
+  expect(run.report).toBeUndefined();
 });

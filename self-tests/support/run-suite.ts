@@ -91,10 +91,12 @@ export async function runSuite(
 export async function runCommand(
   args: string[],
   timeoutMs = 60_000,
+  given: Record<string, string> = {},
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string; report?: ConformanceReport }> {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   for (const key of CLEARED) delete env[key];
+  Object.assign(env, given);
   env.CONFORMANCE_REPORT_DIR = path.join(cwd, 'report');
   const child = spawn(process.execPath, [COMMAND, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
