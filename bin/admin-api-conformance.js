@@ -198,7 +198,7 @@ function baseUrlGiven(args) {
   const at = args.findIndex((arg) => arg === '--base-url' || arg.startsWith('--base-url='));
   if (at < 0) return args;
   const value = args[at] === '--base-url' ? args[at + 1] : args[at].slice('--base-url='.length);
-  if (value === undefined || value === '') return refuse('--base-url needs the deployment\'s base URL, such as --base-url https://unleash.example.com');
+  if (value === undefined || value === '') return refuse("--base-url needs the deployment's base URL, such as --base-url https://unleash.example.com");
   process.env.CONFORMANCE_BASE_URL = value;
   return [...args.slice(0, at), ...args.slice(at + (args[at] === '--base-url' ? 2 : 1))];
 }

@@ -12,7 +12,12 @@ import { judge } from '../harness/judging/judge.ts';
 import { preflightProblem } from '../harness/recording/preflight.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
 import { clauseRunOf } from '../harness/judging/verdicts.ts';
+import { renderBadge } from '../reporters/badge.ts';
 import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
+import { renderHtml } from '../reporters/html.ts';
+import { renderJunit } from '../reporters/junit.ts';
+import { renderMarkdown } from '../reporters/markdown.ts';
+import { REQUEST_LOG } from '../harness/evidence/request-log.ts';
 
 // Verifying a bundle offline: its digests, then every clause judged again from its exchanges by this suite,
 // compared with the bundle's own report. Nothing is sent anywhere.
@@ -124,9 +129,45 @@ function statusDifferences(stated: ConformanceReport, found: ConformanceReport):
   return differences;
 }
 
+/** The files of a bundle a person reads, each rendered from its conformance.json by a pure function. */
+const RENDERINGS: [name: string, render: (report: ConformanceReport) => string][] = [
+  ['index.html', renderHtml],
+  ['summary.md', renderMarkdown],
+  ['badge.svg', renderBadge],
+  ['junit.xml', (report) => renderJunit([report])],
+];
+
+/**
+ * Where what a person reads is not what the bundle's conformance.json says: the page, the summary, the badge and
+ * JUnit are rendered from it again, and the request log is held to the exchanges. A digest only says a file is
+ * the one the manifest lists; a page changed to say PASS, its digest changed with it, is caught here.
+ */
+function renderingDifferences(files: BundleFiles, stated: ConformanceReport, recording: BundleRecording): string[] {
+  const differences = RENDERINGS.flatMap(([name, render]) => {
+    const bytes = files.get(`${REPORTS}/${name}`);
+    if (!bytes) return [`${REPORTS}/${name}: missing, so what a reader sees cannot be held to the report`];
+    return bytes.toString('utf8') === render(stated) ? [] : [`${REPORTS}/${name}: it does not say what the bundle's conformance.json says`];
+  });
+  const log = files.get(`${REPORTS}/${REQUEST_LOG}`);
+  const logged = log ? (JSON.parse(log.toString('utf8')) as { requests?: { method?: unknown; path?: unknown; status?: unknown }[] }).requests : undefined;
+  // The log writes a placeholder as it is ($SIGNUP_TOKEN_1), the exchanges percent-encoded as any path: compared decoded.
+  const decoded = (p: unknown) => {
+    try {
+      return decodeURIComponent(String(p));
+    } catch {
+      return String(p);
+    }
+  };
+  const line = (r: { method?: unknown; path?: unknown; status?: unknown }) => JSON.stringify([r.method, decoded(r.path), r.status ?? null]);
+  if (!Array.isArray(logged) || logged.map(line).join('\n') !== recording.exchanges.map((e) => line({ ...e.request, status: e.status })).join('\n'))
+    differences.push(`${REPORTS}/${REQUEST_LOG}: it does not list the requests of the bundle's exchanges`);
+  return differences;
+}
+
 /**
  * Verifies a bundle: its manifest's digests, then its report against the verdicts this suite gives its
- * exchanges. A bundle made by another suite, contracts or document is refused unless `anyway`.
+ * exchanges, and every rendering a person reads against the report. A bundle made by another suite,
+ * contracts or document is refused unless `anyway`.
  */
 export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } = {}): Verification {
   const manifest = manifestOf(files);
@@ -141,5 +182,6 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } =
   differences.push(...manifestDifferences(manifest, stated));
   const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
   const rejudged = rejudge(recording.value, manifest, new Set(leftOut), stated.shard);
-  return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged)], rejudged, leftOut };
+  const rendered = refusal ? [] : renderingDifferences(files, stated, recording.value);
+  return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged), ...rendered], rejudged, leftOut };
 }

@@ -14,6 +14,23 @@ test('the reference bundle made in process verifies', () => {
   expect(verifyBundle(good)).toMatchObject({ differences: [], refused: undefined });
 });
 
+// What a person reads is covered too: a page, summary, badge or JUnit changed to say otherwise than the report, or
+// a request log that changes a status, is caught though every digest was changed to match.
+for (const [name, change] of [
+  ['reports/index.html', (t: string) => t.replace(/>PASS</g, '>FAIL<')],
+  ['reports/summary.md', (t: string) => t.replace('## Conformance: PASS', '## Conformance: FAIL')],
+  ['reports/badge.svg', (t: string) => t.replace('#2e7d32', '#c62828')],
+  ['reports/junit.xml', (t: string) => t.replace('name="verdict" value="pass"', 'name="verdict" value="fail"')],
+  ['reports/requests.json', (t: string) => t.replace(/"status":401/, '"status":200')],
+] as const) {
+  test(`${name} changed, its digest changed to match, is not verified`, () => {
+    const original = good.get(name)!.toString('utf8');
+    expect(change(original)).not.toBe(original);
+    const { differences } = verifyBundle(withFile(good, name, change(original)));
+    expect(differences.some((d) => d.startsWith(`${name}: it does not`))).toBe(true);
+  });
+}
+
 const NOT_THEIR_SCHEMA: { title: string; name: string; bytes: string; difference: string }[] = [
   {
     title: 'a report that is {}',
@@ -77,7 +94,10 @@ test('a report naming another target than its exchanges, the manifest resealed t
     ...m,
     target: { ...m.target, name: 'production' },
   }));
-  expect(verifyBundle(renamed).differences).toEqual([
+  const { differences } = verifyBundle(renamed);
+  expect(differences[0]).toBe(
     'target: the bundle\'s report says {"name":"production","baseUrl":"http://reference.invalid","embedded":false}, its exchanges give {"name":"reference","baseUrl":"http://reference.invalid","embedded":false}',
-  ]);
+  );
+  // The page that still names the reference target says otherwise than the report that was changed.
+  expect(differences).toContain("reports/index.html: it does not say what the bundle's conformance.json says");
 });

@@ -7,6 +7,10 @@ import { bundleRecording, readBundleRecording } from '../../harness/evidence/bun
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { rejudge } from '../../commands/verify.ts';
+import { renderBadge } from '../../reporters/badge.ts';
+import { renderHtml } from '../../reporters/html.ts';
+import { renderJunit } from '../../reporters/junit.ts';
+import { renderMarkdown } from '../../reporters/markdown.ts';
 import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
 
 // A bundle made in this process, as a run makes one: the reference target's answers redacted, the report this
@@ -25,12 +29,20 @@ export function referenceBundle(): BundleFiles {
     requests: { count: recording.exchanges.length, methods: ['GET'] },
     deviations: [],
   };
-  const exchanges = Buffer.from(JSON.stringify(bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: ORIGIN }, createSecrets(REFERENCE_INPUT), facts)));
+  const bundled = bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: ORIGIN }, createSecrets(REFERENCE_INPUT), facts);
+  const exchanges = Buffer.from(JSON.stringify(bundled));
   const judgedOn = recording.startedAt.slice(0, 10);
   const report = rejudge(readBundleRecording(exchanges), { judgedOn } as Manifest, new Set());
+  const requests = bundled.exchanges.map((e) => ({ method: e.request.method, path: e.request.path, credential: e.request.credential, status: e.status }));
+  // The renderings a run writes beside the report, each a pure function of it, and the request log.
   const files: BundleFiles = new Map([
     [EXCHANGES, exchanges],
     [CONFORMANCE, Buffer.from(`${JSON.stringify(report, null, 2)}\n`)],
+    [`${REPORTS}/index.html`, Buffer.from(renderHtml(report))],
+    [`${REPORTS}/summary.md`, Buffer.from(renderMarkdown(report))],
+    [`${REPORTS}/badge.svg`, Buffer.from(renderBadge(report))],
+    [`${REPORTS}/junit.xml`, Buffer.from(renderJunit([report]))],
+    [`${REPORTS}/requests.json`, Buffer.from(JSON.stringify({ startedAt: facts.startedAt, target: facts.target, requests }))],
   ]);
   const digests = Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)]));
   const about = { suite: report.suite, document: report.document, target: facts.target, createdAt: recording.startedAt, judgedOn, verdict: report.verdict };
