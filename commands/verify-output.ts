@@ -18,6 +18,8 @@ export function verifyOutput(result: Verification, anyway: boolean): { lines: st
   const lines = [
     `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}`,
   ];
+  // A bundle a replay wrote holds another bundle's exchanges: said at once, so that none takes it for a run's own.
+  if (manifest?.replayOf) lines.push(`  a replay of the evidence bundle ${manifest.replayOf}: its exchanges are that bundle's, asked of no target by this run`);
   const done = (exitCode: number) => ({ lines: lines.map(printable), exitCode });
   if (result.refused) {
     lines.push(`${anyway ? 'judged anyway' : 'refused'}: ${result.refused}`);

@@ -7,7 +7,7 @@ import { runTargets } from './run-targets.ts';
 import { clauseResults, type ClauseResult } from '../../reporters/conformance-result.ts';
 
 /** What a clause's test does with the status the report will give it. */
-function replayOf(result: ClauseResult): Replay {
+function testReplayOf(result: ClauseResult): Replay {
   if (result.status === 'not-exercised') return { status: result.status, message: `not exercised: ${result.reason}` };
   if (result.status === 'observed') return { status: result.status, message: 'observed: recorded, never judged (the document leaves it open)' };
   if (result.status === 'known-deviation') return { status: result.status, message: result.reason, deviation: result.deviation?.reason };
@@ -22,7 +22,7 @@ function replaysOf(target: TargetJudgement, judgement: RunJudgement): Record<str
     return Object.fromEntries(catalogue.map((c) => [c.id, { status: 'not-judged', message }]));
   }
   const results = clauseResults(catalogue, target.runs, { deviations: target.facts.deviations, today, runStatus: 'passed', runErrors: [] });
-  return Object.fromEntries(results.map((r) => [r.id, replayOf(r)]));
+  return Object.fromEntries(results.map((r) => [r.id, testReplayOf(r)]));
 }
 
 /**

@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../harness/files/config-error.ts';
 import { loadRun } from '../../harness/run/run-targets.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
-import { tamperedCopy, unpack } from '../support/bundles.ts';
+import { tamperedCopy, unpack, verifyCommand } from '../support/bundles.ts';
+import { bundleFolder, referenceBundle, removeScratch, scratch, withFile } from '../support/in-process-bundle.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
 import { referenceTargetEnv, runSuite, type SuiteRun } from '../support/run-suite.ts';
 
@@ -44,6 +46,10 @@ test("a replay sends no request and gives the live run's conformance.json, apart
   expect(replay.report?.replay).toEqual({ bundle });
   expect(readFileSync(path.join(replay.reportDir, 'summary.md'), 'utf8')).toContain(`This is a replay of the evidence bundle ${bundle}: no request was sent`);
   expect(replay.stdout).toContain(`replay:  a replay of the evidence bundle ${bundle}`);
+  // The bundle the replay wrote verifies, and says it is a replay's.
+  const verified = await verifyCommand([path.join(replay.reportDir, 'evidence.tar.gz')]);
+  expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+  expect(verified.stdout).toContain(`  a replay of the evidence bundle ${bundle}: its exchanges are that bundle's, asked of no target by this run`);
 });
 
 test('a replay of a bundle whose digests do not hold, or beside a target setting, is a configuration error', async () => {
@@ -54,4 +60,19 @@ test('a replay of a bundle whose digests do not hold, or beside a target setting
   expect(refusal({ CONFORMANCE_REPLAY: tampered })).toThrow(`CONFORMANCE_REPLAY: the bundle ${tampered} does not hold (exchanges.json: changed`);
   const both = { CONFORMANCE_REPLAY: bundle, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'x-token-0123' };
   expect(refusal(both)).toThrow('CONFORMANCE_REPLAY takes the target from the bundle: unset CONFORMANCE_BASE_URL');
+});
+
+test.afterAll(removeScratch);
+
+// A replay judges only what verify would call VERIFIED: a bundle whose page was changed to say otherwise than its
+// report, every digest changed to match, is refused before anything runs.
+test('a replay of a bundle that does not verify, its digests resealed to match, is a configuration error naming the difference', () => {
+  const good = referenceBundle();
+  const page = good.get('reports/index.html')!.toString('utf8');
+  const changed = bundleFolder(withFile(good, 'reports/index.html', page.replace(/>PASS</g, '>FAIL<')));
+  const run = () => loadRun({ CONFORMANCE_REPLAY: changed, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
+  expect(run).toThrow(ConfigError);
+  expect(run).toThrow(
+    `CONFORMANCE_REPLAY: the bundle ${changed} does not verify (reports/index.html: it does not say what the bundle's conformance.json says)`,
+  );
 });
