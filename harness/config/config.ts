@@ -163,8 +163,13 @@ function parseBaseUrl(raw: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
+/** The longest token the reports can hide in every spelling within a run's bounds. */
+const MAX_TOKEN_CHARS = 64 * 1024;
+
 function parseToken(variable: string, raw: string): string {
   if (/[\s]/.test(raw)) throw new ConfigError(`${variable} contains white space or a line break; give the token alone`);
+  if (raw.length > MAX_TOKEN_CHARS)
+    throw new ConfigError(`${variable} is longer than 64 KiB (${raw.length} characters); give the token as the deployment issued it`);
   // An HTTP header carries visible ASCII only; the token itself is never quoted, only where it breaks.
   const unfit = [...raw].findIndex((c) => c < '!' || c > '~');
   if (unfit >= 0)

@@ -48,55 +48,93 @@ function widened(text: string, from: number, to: number, needle: Needle): [numbe
 }
 
 /** Needles found in one pass over a text rather than one pass a needle. */
-interface Search {
-  pattern: RegExp;
-  /** Each needle, the marker of the secret it spells (the first secret's, where two share one), and a test of whether it starts at a place. */
-  needles: { needle: Needle; marker: string; at: RegExp }[];
-}
+/**
+ * A search for some of the needles: an expression of them all, the place of each tested by one of its own; or,
+ * for a needle too long for an expression (the engine refuses a case-insensitive one of a few thousand
+ * letters), the needle alone, found with indexOf in the text lower-cased (its letters are ASCII, as a token's).
+ */
+type Search = { pattern: RegExp; needles: { needle: Needle; marker: string; at: RegExp }[] } | { long: { needle: Needle; marker: string; text: string } };
 
 const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
 
 const literal = (text: string) => text.replace(REGEXP_SPECIAL, '\\$&');
 
+/** The most characters of needles one expression holds; a longer needle is searched for with indexOf. */
+const PATTERN_BUDGET = 1_024;
+
+/** Needles in groups whose texts add up to at most the budget. */
+function grouped<T extends { needle: Needle }>(needles: T[]): T[][] {
+  const groups: T[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  for (const n of needles) {
+    if (size + n.needle.text.length > PATTERN_BUDGET) groups.push([]), (size = 0);
+    groups.at(-1)!.push(n);
+    size += n.needle.text.length;
+  }
+  return groups;
+}
+
+/** ASCII letters in lower case, and nothing else changed: every place in the text stays where it was. */
+const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 /**
- * The passes over a text that find every needle of every secret: one for the secrets as the views show them,
- * in any letter case (a hex token upper-cased is still the token), one for their base64, whose case is
- * part of what it encodes. Two smaller expressions also search faster than one of all the needles.
+ * The passes over a text that find every needle of every secret: the secrets as the views show them, in any
+ * letter case (a hex token upper-cased is still the token), and their base64, whose case is part of what it
+ * encodes. Short needles are searched for in expressions of a bounded size, long ones one by one.
  */
 function searchesOf(secrets: { marker: string; needles: { needle: Needle }[] }[]): Search[] {
   const byText = new Map<string, { needle: Needle; marker: string }>();
   for (const { marker, needles } of secrets) for (const { needle } of needles) if (!byText.has(needle.text)) byText.set(needle.text, { needle, marker });
   return [false, true].flatMap((base64) => {
-    // Longest first, so that the expression stops at a place where any needle starts.
+    // Longest first, so that an expression stops at a place where any of its needles starts.
     const found = [...byText.values()].filter((n) => n.needle.base64 === base64).sort((a, b) => b.needle.text.length - a.needle.text.length);
-    if (found.length === 0) return [];
+    const long = found.filter((n) => n.needle.text.length > PATTERN_BUDGET);
     const flags = base64 ? '' : 'i';
     return [
-      {
-        pattern: new RegExp(found.map((n) => literal(n.needle.text)).join('|'), `g${flags}`),
-        needles: found.map((n) => ({ ...n, at: new RegExp(literal(n.needle.text), `y${flags}`) })),
-      },
+      ...long.map((n): Search => ({ long: { ...n, text: base64 ? n.needle.text : asciiLower(n.needle.text) } })),
+      ...grouped(found.filter((n) => n.needle.text.length <= PATTERN_BUDGET)).map(
+        (group): Search => ({
+          pattern: new RegExp(group.map((n) => literal(n.needle.text)).join('|'), `g${flags}`),
+          needles: group.map((n) => ({ ...n, at: new RegExp(literal(n.needle.text), `y${flags}`) })),
+        }),
+      ),
     ];
   });
 }
 
+/** Where a secret's needle starts in the view at `at`: the stretch of the original text it spells, joined to the last one of its secret it overlaps. */
+function place(view: View, at: number, needle: Needle, marker: string, found: Found[], last: Found | undefined): Found | undefined {
+  const [from, to] = needle.base64 ? widened(view.text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
+  const [start, end] = originalSpan(view, from, to);
+  // Places come in order: a stretch that overlaps the last one of its secret extends it, so that a text
+  // that repeats a secret's pattern (a secret such as "abcdabcdabcd") is held as one stretch, not millions.
+  if (last?.marker === marker && start < last.end) {
+    last.end = Math.max(last.end, end);
+    return last;
+  }
+  const stretch = { start, end, marker };
+  found.push(stretch);
+  return stretch;
+}
+
 /** Where the needles stand in the view: every one that starts at each place, overlapping ones included. */
-function occurrences(view: View, { pattern, needles }: Search, found: Found[]): void {
+function occurrences(view: View, search: Search, found: Found[]): void {
   const { text } = view;
   let last: Found | undefined;
+  if ('long' in search) {
+    const { needle, marker, text: sought } = search.long;
+    const hay = needle.base64 ? text : asciiLower(text);
+    for (let at = hay.indexOf(sought); at >= 0; at = hay.indexOf(sought, at + 1)) last = place(view, at, needle, marker, found, last);
+    return;
+  }
+  const { pattern, needles } = search;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const at = match.index;
     // The longest matched; a shorter needle that starts here too (a secret inside another) is kept as well.
     for (const { needle, marker, at: startsAt } of needles) {
       startsAt.lastIndex = at;
-      if (!startsAt.test(text)) continue;
-      const [from, to] = needle.base64 ? widened(text, at, at + needle.text.length, needle) : [at, at + needle.text.length];
-      const [start, end] = originalSpan(view, from, to);
-      // Places come in order: a stretch that overlaps the last one of its secret extends it, so that a text
-      // that repeats a secret's pattern (a secret such as "abcdabcdabcd") is held as one stretch, not millions.
-      if (last?.marker === marker && start < last.end) last.end = Math.max(last.end, end);
-      else found.push((last = { start, end, marker }));
+      if (startsAt.test(text)) last = place(view, at, needle, marker, found, last);
     }
     // The next needle may start inside this one.
     pattern.lastIndex = at + 1;

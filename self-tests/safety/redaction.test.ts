@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { forbiddenCredentials } from '../../harness/config/config.ts';
+import os from 'node:os';
+import { forbiddenCredentials, loadConfig } from '../../harness/config/config.ts';
 import { cut } from '../../harness/judging/evidence.ts';
 import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/secrets/redact.ts';
 import { unsafeToRedact } from '../../harness/secrets/secret-rule.ts';
@@ -392,4 +393,25 @@ test('the reference fixtures and the tokens of these tests can be redacted safel
     'abcdefgh',
   ];
   expect(tokens.filter((t) => unsafeToRedact(t) !== undefined)).toEqual([]);
+});
+
+// Tokens of any length the configuration takes, 8 bytes to 64 KiB: every written form of a long one is found too
+// (the search of a long needle is no expression, which the engine would refuse as too large).
+for (const size of [8, 1024, 16 * 1024, 64 * 1024]) {
+  test(`no written form of a token of ${size} characters survives the redactor`, () => {
+    const token = Array.from({ length: size }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789-._~'[(i * 7 + (i >> 5)) % 40]).join('');
+    const long = createSecrets({ adminToken: token, forbidden: [], signupTokens: [] });
+    const left = writtenForms(token)
+      .filter(({ part }) => !part)
+      .filter(({ text }) => writtenForms(token).some((f) => !f.part && long.redact(`before ${text} after`).includes(f.text)))
+      .map(({ form }) => form);
+    expect(left).toEqual([]);
+  });
+}
+
+test('a token over 64 KiB is refused in one line that does not quote it', () => {
+  const token = 'a1b2c3d4'.repeat(8 * 1024 + 1);
+  expect(() => loadConfig({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: token }, os.tmpdir())).toThrow(
+    `CONFORMANCE_ADMIN_TOKEN is longer than 64 KiB (${token.length} characters); give the token as the deployment issued it`,
+  );
 });
