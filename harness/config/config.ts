@@ -346,7 +346,8 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
   const product = productOf(source);
   if (product && 'error' in product) throw new ConfigError(product.error);
-  if (!embedded) checkRedactable(target);
+  const network = parseNetwork({ ...networkEnvironment(env), ...source }, cwd);
+  if (!embedded) checkRedactable({ ...target, network });
   checkDistinctSecrets(source);
   for (const variable of FOLDER_VARIABLES)
     if (source[variable] !== undefined && source[variable].trim() === '')
@@ -368,7 +369,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     reportDir,
     deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
     notices,
-    network: parseNetwork({ ...networkEnvironment(env), ...source }, cwd),
+    network,
     product,
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,

@@ -48,6 +48,16 @@ function readReplayed(bundle: string): BundleRecording {
   return readBundleRecording(exchanges);
 }
 
+/** Whether a base URL is one a run writes: http or https, no user, password, query or fragment. */
+function plainBaseUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The one target of a replay: the bundle's, its secrets standing for themselves as placeholders. The other
  * settings (report folder, limits, a deviations file) come as usual; a setting that names a target is a mistake.
@@ -68,6 +78,12 @@ export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): 
     );
   const ownDeviations = (vars.env.CONFORMANCE_DEVIATIONS ?? vars.dotenv.CONFORMANCE_DEVIATIONS) !== undefined;
   const { target } = recorded.facts;
+  // No run writes a base URL with a user, a password or a query (the configuration refuses them): one that has
+  // them was written by hand, and would print them; it is refused without being quoted.
+  if (!plainBaseUrl(target.baseUrl))
+    throw new ConfigError(
+      `${REPLAY_VARIABLE}: the bundle's base URL carries a user, a password, a query or a fragment, which no run writes; it is not replayed`,
+    );
   const config: TargetConfig = {
     ...settings,
     ...placeholderSecrets(recorded.input),

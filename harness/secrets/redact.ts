@@ -1,6 +1,6 @@
 import { decodedViews, originalSpan, type View } from './decoded-view.ts';
 import { needlesOf, type Needle } from './secret-forms.ts';
-import { MIN_SECRET_CHARS, namedSecrets, type SecretSource } from './secret-rule.ts';
+import { MIN_SECRET_CHARS, namedSecrets, proxySecrets, type SecretSource } from './secret-rule.ts';
 
 export type Redactor = (text: string) => string;
 
@@ -14,6 +14,8 @@ export interface Secrets {
 /** The markers that stand in for secrets; curl lines use them as shell variables. */
 export function secretMarkers(config: SecretSource): [string, string][] {
   const pairs: [string, string][] = namedSecrets(config).map((n) => [n.token, n.placeholder]);
+  // A proxy's user:password travels as Proxy-Authorization, which a proxy may echo: its base64 is among its spellings.
+  for (const { credentials } of proxySecrets(config)) pairs.push([credentials, '$PROXY_CREDENTIALS']);
   // Longest first, so that where one secret holds another, the whole one names the place.
   return pairs.filter(([secret]) => secret.length > 0).sort((a, b) => b[0].length - a[0].length);
 }

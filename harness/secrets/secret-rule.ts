@@ -6,6 +6,27 @@ export interface SecretSource {
   /** Each with the name of its credential and the placeholder that stands for it in every report. */
   forbidden: { credential: string; placeholder: string; token: string }[];
   signupTokens: string[];
+  /** The proxies requests go through (HTTP_PROXY, HTTPS_PROXY): a user and password in their URLs are secrets too. */
+  network?: { proxy: { http?: string; https?: string } };
+}
+
+/** The credentials of the proxies, each as the variable that gives it and the user:password it carries (decoded). */
+export function proxySecrets(source: SecretSource): { setting: string; credentials: string }[] {
+  const proxies: [string, string | undefined][] = [
+    ['HTTP_PROXY', source.network?.proxy.http],
+    ['HTTPS_PROXY', source.network?.proxy.https],
+  ];
+  return proxies.flatMap(([setting, raw]) => {
+    if (!raw) return [];
+    try {
+      const url = new URL(raw);
+      if (!url.username && !url.password) return [];
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      return [{ setting, credentials }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 // The rule a secret must meet for the redactor to find it without also finding it in ordinary text.
@@ -67,7 +88,8 @@ export function namedSecrets(target: SecretSource): NamedSecret[] {
 
 /** Refuses, before any request, a secret the reports could not hide safely; the line names where it was given, never the secret. */
 export function checkRedactable(target: SecretSource): void {
-  for (const { setting: name, token } of namedSecrets(target)) {
+  const proxies = proxySecrets(target).map(({ setting, credentials }) => ({ setting: `the user and password in ${setting}`, token: credentials }));
+  for (const { setting: name, token } of [...namedSecrets(target), ...proxies]) {
     const reason = unsafeToRedact(token);
     if (reason !== undefined) throw new ConfigError(`${name} cannot be hidden safely in the reports: ${reason} (${SECRET_RULE})`);
   }

@@ -76,3 +76,12 @@ test('a replay of a bundle that does not verify, its digests resealed to match, 
     `CONFORMANCE_REPLAY: the bundle ${changed} does not verify (reports/index.html: it does not say what the bundle's conformance.json says)`,
   );
 });
+
+test('a bundle whose base URL carries a user, a password or a query, which no run writes, is not replayed, and they are not printed', () => {
+  const good = referenceBundle();
+  const exchanges = JSON.parse(good.get('exchanges.json')!.toString('utf8'));
+  exchanges.facts.target.baseUrl = 'http://suite:s3cret-pass@reference.invalid/?token=leaked-value';
+  const forged = bundleFolder(withFile(good, 'exchanges.json', JSON.stringify(exchanges)));
+  const run = () => loadRun({ CONFORMANCE_REPLAY: forged, CONFORMANCE_REPORT_DIR: path.join(scratch(), 'report') }, os.tmpdir());
+  expect(run).toThrow("CONFORMANCE_REPLAY: the bundle's base URL carries a user, a password, a query or a fragment, which no run writes; it is not replayed");
+});

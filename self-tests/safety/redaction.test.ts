@@ -415,3 +415,22 @@ test('a token over 64 KiB is refused in one line that does not quote it', () => 
     `CONFORMANCE_ADMIN_TOKEN is longer than 64 KiB (${token.length} characters); give the token as the deployment issued it`,
   );
 });
+
+// A proxy URL's user and password travel as Proxy-Authorization, which a proxy may echo into an answer.
+test('the user and password of a proxy URL are secrets: raw, percent-encoded and as a Proxy-Authorization value', () => {
+  const network = { proxy: { http: 'http://suite:pr0xy-Passw0rd@proxy.invalid:3128', https: 'http://other:An0ther-Pass@proxy.invalid:3129' } };
+  const withProxies = createSecrets({ adminToken: 'admin-token-0123456', forbidden: [], signupTokens: [], network });
+  for (const credentials of ['suite:pr0xy-Passw0rd', 'other:An0ther-Pass']) {
+    const echoed = `Proxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}; ${credentials}; ${encodeURIComponent(credentials)}`;
+    const out = withProxies.redact(echoed);
+    expect(out).not.toContain(credentials.split(':')[1]);
+    expect(out).not.toContain(Buffer.from(credentials).toString('base64'));
+    expect(out).toContain('$PROXY_CREDENTIALS');
+  }
+});
+
+test('a proxy password too short to hide safely is refused in one line that does not quote it', () => {
+  const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123456', HTTP_PROXY: 'http://u:pw@proxy.invalid:3128' };
+  expect(() => loadConfig(env, os.tmpdir())).toThrow(/^the user and password in HTTP_PROXY cannot be hidden safely in the reports: /);
+  expect(() => loadConfig(env, os.tmpdir())).not.toThrow(/pw@|u:pw/);
+});
