@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { check } from '../harness/files/checked.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { overlap } from '../harness/files/folders.ts';
-import { takeReportFolder } from '../harness/config/report-folder.ts';
+import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts';
 import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
@@ -93,7 +93,7 @@ function merge(args: string[]): number {
   const shards = folders.map(readShard);
   const merged = mergeShards(shards);
   if ('refused' in merged) throw new MergeError(`no verdict: ${merged.refused}`, 3);
-  takeReportFolder(out);
+  takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
   const { matrix } = merged;

@@ -7,10 +7,10 @@ import { makeFolder } from '../files/folders.ts';
 export const LOCK_FILE = '.conformance-run.lock';
 
 /**
- * What a run writes to its report folder, and so what the next run removes first. Only these: the
- * folder may be one the user keeps other files in.
+ * What a run writes to its report folder: each of these, and each target's own folder below `targets/`. The
+ * folder may be one the user keeps other files in, which a run never touches.
  */
-const RUN_OUTPUT = [
+export const RUN_OUTPUT = [
   'conformance.json',
   'index.html',
   'summary.md',
@@ -20,10 +20,34 @@ const RUN_OUTPUT = [
   'evidence.tar.gz',
   '.evidence-staging',
   '.evidence.tar.gz.partial',
-  'targets',
-  'blob-report',
-  'test-results',
 ];
+
+/**
+ * The list of what the run that took the folder last wrote there: the next run removes those, and nothing it
+ * did not write, never by name alone (a folder named `targets/` of the user's stays).
+ */
+export const WRITTEN_FILE = '.conformance-run.json';
+
+/** The most bytes such a list holds; a larger file is not one of this suite's, and nothing is removed for it. */
+const WRITTEN_MAX_BYTES = 1 << 20;
+
+/** A name a run writes: one of RUN_OUTPUT, or `targets/<one name>`; nothing that leads elsewhere. */
+const isRunOutput = (name: unknown): name is string =>
+  typeof name === 'string' && (RUN_OUTPUT.includes(name) || /^targets\/[a-z0-9][a-z0-9.-]*$/.test(name)) && !name.includes('..');
+
+/** What the last run wrote in the folder, by its own list: nothing when there is none, or it is not one. */
+function lastWritten(dir: string): string[] {
+  const file = path.join(dir, WRITTEN_FILE);
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile() || stat.size > WRITTEN_MAX_BYTES) return [];
+  try {
+    const read: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const written = (read as { written?: unknown } | null)?.written;
+    return Array.isArray(written) ? written.filter(isRunOutput) : [];
+  } catch {
+    return [];
+  }
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -77,11 +101,12 @@ function holderOf(lock: string): number | undefined {
 const VIRTUAL = ['/proc', '/sys', '/dev'];
 
 /**
- * Takes the report folder for this run: refuses when another live run holds it, removes what an earlier
- * run left there, and holds it until this process ends. A run killed before it could let go leaves a lock
- * whose process is gone, which the next run takes over.
+ * Takes the report folder for this run: refuses when another live run holds it, removes what the last run
+ * wrote there by that run's own list, lists what this one will write (`written`, names below the folder), and
+ * holds it until this process ends. A run killed before it could let go leaves a lock whose process is gone,
+ * which the next run takes over.
  */
-export function takeReportFolder(dir: string): void {
+export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): void {
   if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
@@ -100,7 +125,8 @@ export function takeReportFolder(dir: string): void {
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   process.once('exit', () => releaseReportFolder(dir));
-  for (const name of RUN_OUTPUT) rmSync(path.join(dir, name), { recursive: true, force: true });
+  for (const name of lastWritten(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  writeFileSync(path.join(dir, WRITTEN_FILE), `${JSON.stringify({ written: written.filter(isRunOutput) }, null, 2)}\n`);
 }
 
 /** Lets the folder go, when this process holds it. */

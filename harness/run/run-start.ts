@@ -5,7 +5,8 @@ import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
 import type { Product } from '../config/product.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
-import { takeReportFolder } from '../config/report-folder.ts';
+import path from 'node:path';
+import { RUN_OUTPUT, takeReportFolder } from '../config/report-folder.ts';
 import type { RunTargets } from '../config/targets.ts';
 import { writeArtifacts } from '../../reporters/artifacts.ts';
 import { incompleteReport, type ConformanceReport } from '../../reporters/conformance-result.ts';
@@ -28,7 +29,9 @@ function placeholder(target: ConformanceReport['target'], product?: Product, cla
 
 /** Takes every report folder of the run and leaves an incomplete report in each. */
 export function startRun(run: RunTargets): void {
-  takeReportFolder(run.reportDir);
+  // What this run writes: its reports, and with several targets each one's folder below targets/.
+  const folders = run.multi ? run.targets.map((t) => path.relative(run.reportDir, t.reportDir).split(path.sep).join('/')) : [];
+  takeReportFolder(run.reportDir, [...RUN_OUTPUT, ...folders]);
   for (const t of run.targets) {
     const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product, t.claim);
     writeArtifacts(report, t.reportDir);

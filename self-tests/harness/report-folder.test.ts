@@ -59,6 +59,8 @@ test('a lock whose process is gone is taken over, and what that run left is remo
   return new Promise<void>((resolve) =>
     gone.on('exit', () => {
       writeFileSync(lock(), `${gone.pid} 1\n`);
+      // The killed run listed what it writes, as a run does when it takes the folder.
+      writeFileSync(path.join(dir, '.conformance-run.json'), JSON.stringify({ written: ['conformance.json'] }));
       writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}');
       takeReportFolder(dir);
       expect(existsSync(path.join(dir, 'conformance.json'))).toBe(false);
@@ -87,4 +89,40 @@ test('a lock that is a FIFO is refused at once, not waited on', () => {
   const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT_ROOT, timeout: 10_000, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(2);
   expect(run.stderr).toContain(`${lock()} is not a file`);
+});
+
+// A run removes only what a run of this suite wrote there, by that run's own list; never a file by its name alone.
+test("a folder of the user's keeps what no run wrote: targets/, blob-report/, test-results/, notes beside the reports", () => {
+  for (const name of ['targets/mine', 'blob-report', 'test-results']) mkdirSync(path.join(dir, name), { recursive: true });
+  writeFileSync(path.join(dir, 'targets', 'mine', 'keep.txt'), 'mine');
+  writeFileSync(path.join(dir, 'notes.md'), 'mine');
+  takeReportFolder(dir);
+  for (const name of ['targets/mine/keep.txt', 'blob-report', 'test-results', 'notes.md']) expect(existsSync(path.join(dir, name)), name).toBe(true);
+});
+
+test('the next run removes what the last one listed as written, and nothing it did not list', () => {
+  takeReportFolder(dir, ['conformance.json', 'targets/staging']);
+  mkdirSync(path.join(dir, 'targets', 'staging'), { recursive: true });
+  writeFileSync(path.join(dir, 'targets', 'staging', 'conformance.json'), '{}');
+  writeFileSync(path.join(dir, 'conformance.json'), '{}');
+  mkdirSync(path.join(dir, 'targets', 'mine'), { recursive: true });
+  releaseReportFolder(dir);
+  takeReportFolder(dir);
+  expect(existsSync(path.join(dir, 'targets', 'staging'))).toBe(false);
+  expect(existsSync(path.join(dir, 'conformance.json'))).toBe(false);
+  expect(existsSync(path.join(dir, 'targets', 'mine'))).toBe(true);
+});
+
+test('a list of what was written that names a place outside the folder, or no run output, removes nothing of it', () => {
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'conformance-outside-'));
+  try {
+    writeFileSync(path.join(outside, 'precious.txt'), 'mine');
+    writeFileSync(path.join(dir, 'notes.md'), 'mine');
+    writeFileSync(path.join(dir, '.conformance-run.json'), JSON.stringify({ written: [outside, '../x', 'targets/../../y', 'notes.md', 'targets'] }));
+    takeReportFolder(dir);
+    expect(existsSync(path.join(outside, 'precious.txt'))).toBe(true);
+    expect(existsSync(path.join(dir, 'notes.md'))).toBe(true);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
