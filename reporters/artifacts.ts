@@ -1,4 +1,5 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import writeFileAtomic from 'write-file-atomic';
 import path from 'node:path';
 import { renderBadge } from './badge.ts';
 import type { ReportView } from './conformance-result.ts';
@@ -9,9 +10,13 @@ import type { MatrixReport } from './matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from './matrix-render.ts';
 import { makeFolder } from '../harness/files/folders.ts';
 
+/**
+ * Each file whole or not at all (written beside, then renamed): a full disk or a killed run leaves the file as it
+ * was, the incomplete report of the run's start, never half of one that no reader can read.
+ */
 function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
   makeFolder(dir);
-  for (const [name, content] of files) writeFileSync(path.join(dir, name), content);
+  for (const [name, content] of files) writeFileAtomic.sync(path.join(dir, name), content);
   const markdown = files.find(([name]) => name === 'summary.md');
   if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
   return files.map(([name]) => path.join(dir, name));

@@ -155,6 +155,18 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    try {
+      return await this.report(result);
+    } catch (error) {
+      // A report that cannot be written (a full disk, a folder taken away) leaves the run without a verdict: one
+      // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
+      const { code, message } = error as NodeJS.ErrnoException;
+      process.stderr.write(`conformance: no verdict: the reports could not be written (${visible(code ?? message ?? String(error))})\n`);
+      return this.settle('incomplete');
+    }
+  }
+
+  private async report(result: FullResult): Promise<{ status: FullResult['status'] }> {
     // A run that timed out may have left its judging unfinished: nothing it writes may come after the reports.
     const end = await judgingEnd();
     const judgement = end && 'judgement' in end ? end.judgement : undefined;

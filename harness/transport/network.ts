@@ -68,11 +68,17 @@ function trusted(settings: NetworkSettings): tls.SecureContextOptions {
 /**
  * TLS towards the target: whom to trust, and the certificate to present where a gateway demands one. One
  * context for the run: reading a few hundred authorities afresh for every connection costs more than the request.
+ * Certificates are always verified, whatever NODE_TLS_REJECT_UNAUTHORIZED says: a verdict on a deployment whose
+ * certificate no one checked would not be about that deployment. A private authority is CONFORMANCE_CA_FILE.
  */
 function targetTls(settings: NetworkSettings, timeoutMs: number) {
   const certificate = settings.clientCertificate && { cert: settings.clientCertificate.cert, key: settings.clientCertificate.key };
   const custom = settings.ca !== undefined || certificate !== undefined;
-  return { ...(custom ? { secureContext: tls.createSecureContext({ ...trusted(settings), ...certificate }) } : {}), timeout: timeoutMs };
+  return {
+    ...(custom ? { secureContext: tls.createSecureContext({ ...trusted(settings), ...certificate }) } : {}),
+    rejectUnauthorized: true,
+    timeout: timeoutMs,
+  };
 }
 
 function withoutCredentials(raw: string): URL {

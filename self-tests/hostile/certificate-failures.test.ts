@@ -28,3 +28,14 @@ test('a target whose certificate an unknown authority signed stops the run with 
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);
   });
 });
+
+// A verdict on a deployment whose certificate no one checked would not be about that deployment: the suite
+// verifies certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says; a private authority is CONFORMANCE_CA_FILE.
+test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not make the suite accept an expired certificate: no pass, one line', async () => {
+  await withServer(httpsTarget(pki.expired), async (target) => {
+    const run = await runAgainst(target.url, ['projects.response.json'], { NODE_TLS_REJECT_UNAUTHORIZED: '0', CONFORMANCE_CA_FILE: pki.caFile });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.report?.verdict).toBe('error');
+    expect(run.report?.errors.join('\n')).toContain('expired');
+  });
+});

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { runSuite } from '../support/run-suite.ts';
+
+// A report folder on a disk that fills up while the reports are written: each file is written whole or not at
+// all, so the run's incomplete report stays readable, and the run ends in one line without a verdict.
+// A small tmpfs stands for the full disk; where this machine cannot mount one, the test says so and is skipped.
+
+test('a disk that fills up while the reports are written leaves the incomplete report whole, and one line, exit code 3', async () => {
+  const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'conformance-full-disk-'));
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=96k', 'none', mountPoint]).status === 0;
+  test.skip(!mounted, 'needs to mount a small tmpfs (root, in a sandbox that allows it)');
+  try {
+    const run = await runSuite({ CONFORMANCE_EMBEDDED: 'true', CONFORMANCE_REPORT_DIR: path.join(mountPoint, 'report') }, [], 60_000);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr).toContain('conformance: no verdict: the reports could not be written (ENOSPC)');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const report = JSON.parse(readFileSync(path.join(mountPoint, 'report', 'conformance.json'), 'utf8'));
+    expect(report.verdict).toBe('incomplete');
+  } finally {
+    spawnSync('umount', [mountPoint]);
+    rmSync(mountPoint, { recursive: true, force: true });
+  }
+});
