@@ -116,11 +116,29 @@ function runPlaywright(args) {
   process.on('SIGTERM', stop);
   // A closed terminal: without this the command would end and leave Playwright running on its own.
   process.on('SIGHUP', stop);
+  stopWithNpm(() => stop('SIGTERM'));
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
     if (stoppedBy) process.stderr.write(errors);
     process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors));
   });
+}
+
+/** How often a run started by npm or npx looks whether npm is still there. */
+const NPM_WATCH_MS = 500;
+
+/**
+ * npm stopped alone (a CI runner cancelling a step may send SIGTERM to npm only) ends without passing the signal
+ * on: a run it started stops once npm is gone, as for SIGTERM, rather than go on holding the report folder and
+ * write a verdict after the job has returned. Only under npm: a command run by hand in the background (nohup)
+ * outlives the shell that started it, as the user meant.
+ */
+function stopWithNpm(stop) {
+  if (!process.env.npm_lifecycle_event && !process.env.npm_command) return;
+  const npm = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== npm) stop();
+  }, NPM_WATCH_MS).unref();
 }
 
 /**

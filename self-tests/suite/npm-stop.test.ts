@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { neverAnswers, withServer } from '../support/hostile-servers.ts';
+import { commandEnv, PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
+
+// npm signalled alone (a CI runner cancelling a step may do that) ends without passing the signal on: the run
+// it started stops within seconds all the same, its report marked interrupted, rather than go on alone.
+
+/** Whether any process of the group is still there. */
+function alive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('SIGTERM to npm alone stops the run npm started within seconds, its report marked interrupted', async () => {
+  await withServer(neverAnswers(), async (target) => {
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-npm-stop-'));
+    try {
+      const env = commandEnv({ ...referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), CONFORMANCE_REPORT_DIR: reportDir });
+      const npm = spawn('npm', ['run', '--silent', 'conformance'], { cwd: PROJECT_ROOT, env, stdio: 'ignore', detached: true });
+      await expect.poll(() => target.seen.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      const signalled = Date.now();
+      npm.kill('SIGTERM');
+      // Nothing of the run is left within seconds: npm's process group is gone, and the report folder let go.
+      await expect.poll(() => alive(npm.pid!), { timeout: 20_000 }).toBe(false);
+      expect(Date.now() - signalled).toBeLessThan(20_000);
+      expect(existsSync(path.join(reportDir, '.conformance-run.lock'))).toBe(false);
+      expect(JSON.parse(readFileSync(path.join(reportDir, 'conformance.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', interrupted: true });
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+});
