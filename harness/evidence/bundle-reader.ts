@@ -49,13 +49,27 @@ function kindOf(stat: Stats): string {
   return 'neither a file nor a folder';
 }
 
+/** How deep a bundle's folders go: its files, and the reports/ folder beside them. */
+const FOLDER_DEPTH = 2;
+
+/**
+ * The names of a bundle folder's files, walked without following links: a link (to a folder of its own, a loop)
+ * is refused, and nothing deeper than a bundle's layout is read, so that no folder can keep the walk going.
+ */
+function filesIn(dir: string, below = '', depth = 0): string[] {
+  return readdirSync(path.join(dir, below), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const name = below ? `${below}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) throw new BundleError(`${visible(name)} is a link; a bundle holds files and folders only`);
+      if (entry.isDirectory()) return depth + 1 < FOLDER_DEPTH ? filesIn(dir, name, depth + 1) : [];
+      return entry.isFile() ? [name] : [];
+    });
+}
+
 function readFolder(dir: string, limits: BundleLimits): BundleFiles {
   const count = sizeCounter(limits);
-  const files = readdirSync(dir, { recursive: true })
-    .map(String)
-    .sort()
-    .map((name) => ({ name: name.split(path.sep).join('/'), stat: statSync(path.join(dir, name)) }))
-    .filter(({ stat }) => stat.isFile());
+  const files = filesIn(dir).map((name) => ({ name, stat: statSync(path.join(dir, name)) }));
   for (const { name, stat } of files) count(name, stat.size);
   return new Map(files.map(({ name }) => [name, readFileSync(path.join(dir, name))]));
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -29,6 +29,16 @@ const UNREADABLE: { title: string; bundle: () => string; reason: string }[] = [
       return fifo;
     },
     reason: 'it is a named pipe, neither an evidence.tar.gz nor a bundle folder',
+  },
+  {
+    title: 'a folder holding two folder links that loop, which must not be walked for ever',
+    bundle: () => {
+      const dir = bundleFolder(good);
+      symlinkSync('..', path.join(dir, 'reports', 'up'));
+      symlinkSync(dir, path.join(dir, 'again'));
+      return dir;
+    },
+    reason: 'again is a link; a bundle holds files and folders only',
   },
   {
     title: 'an archive cut short',
