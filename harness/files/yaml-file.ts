@@ -13,6 +13,9 @@ export function readYamlFile(file: string, what: string): unknown {
   const read = readSettingFile(file);
   if ('reason' in read) throw new ConfigError(`${what} ${file} cannot be read (${read.reason})`);
   const text = read.bytes.toString('utf8');
+  const deep = deepestLine(text);
+  if (deep !== undefined)
+    throw new ConfigError(`${what} ${file} nests deeper than a settings file does (at line ${deep}); a list of entries with a few keys each is all it holds`);
   const { isAlias, parseDocument, visit } = yaml();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const mistake = (code: string, offset: number) => {
@@ -29,6 +32,29 @@ export function readYamlFile(file: string, what: string): unknown {
     visit(doc, { Alias: (_, node) => void (alias ??= node) });
     throw mistake('BAD_ALIAS', alias && isAlias(alias) ? (alias.range?.[0] ?? 0) : 0);
   }
+}
+
+/** The deepest a settings file nests: a list of maps of lists is 3; the parser recurses, and would run out of memory. */
+const MAX_DEPTH = 32;
+
+/**
+ * The first line that nests deeper than a settings file does, read from its shape alone before it is parsed:
+ * block sequences and maps by their indentation and dashes, flow ones by their open brackets.
+ */
+function deepestLine(text: string): number | undefined {
+  let open = 0;
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    const lead = /^[ \t-]*/.exec(line)![0];
+    const dashes = lead.split('-').length - 1;
+    for (const c of line) {
+      if (c === '[' || c === '{') open += 1;
+      else if ((c === ']' || c === '}') && open > 0) open -= 1;
+      if (open > MAX_DEPTH) return i + 1;
+    }
+    if (dashes + Math.floor(lead.length / 2) > MAX_DEPTH * 2) return i + 1;
+  }
+  return undefined;
 }
 
 function lineAndColumn(text: string, offset: number): [number, number] {

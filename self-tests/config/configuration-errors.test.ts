@@ -346,3 +346,22 @@ test("CI=false says a run is not in CI, whatever a CI service's variable says; t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Within the 16 MiB a settings file may have, YAML nested a hundred thousand deep would exhaust the parser's
+// memory after minutes: its shape is read first, and it is refused at once.
+test('a deviations file nested far deeper than a settings file is refused at once in one line, block or flow', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-deep-yaml-'));
+  try {
+    for (const [name, text] of [
+      ['block.yaml', `deviations:\n${'- '.repeat(100_000)}x\n`],
+      ['flow.yaml', `deviations: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`],
+    ]) {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123456', CONFORMANCE_DEVIATIONS: file };
+      expect(() => loadConfig(env, dir)).toThrow(`the deviations file ${file} nests deeper than a settings file does`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
