@@ -4,8 +4,10 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
+import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { launchChromium } from '../support/browser.ts';
+import { verifyCommand } from '../support/bundles.ts';
 import { runSuite } from '../support/run-suite.ts';
 
 // Several target files in one run: one Playwright project each, a report per target and a target × clause matrix.
@@ -93,4 +95,25 @@ test('target files that share a name are a configuration error', async () => {
   const run = await runSuite({ CONFORMANCE_TARGETS: `${a},${b}` });
   expect(run.exitCode).toBe(2);
   expect(run.stderr).toContain('share the name "same"');
+});
+
+// Each target's verdict is its own: one that cannot be reached errors its own clauses, never the others', and the
+// bundle of the one that answered verifies.
+test('an unreachable target among several errors its own clauses only: the others keep their verdicts and their bundles verify', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'targets-'));
+  const files = [targetFile(dir, 'faithful', server.url), targetFile(dir, 'gone', 'http://127.0.0.1:9')];
+  const run = await runSuite({ CONFORMANCE_TARGETS: files.join(',') });
+  expect(run.exitCode, run.stdout).toBe(3);
+  const matrix = run.report as unknown as MatrixReport;
+  expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([
+    ['faithful', 'pass'],
+    ['gone', 'error'],
+  ]);
+  const gone = JSON.parse(readFileSync(path.join(run.reportDir, 'targets', 'gone', 'conformance.json'), 'utf8')) as ConformanceReport;
+  expect(new Set(gone.clauses.map((c) => c.status))).toEqual(new Set(['errored']));
+  expect(gone.errors[0]).toContain('conformance run stopped: no request to http://127.0.0.1:9 got an answer');
+  const faithful = JSON.parse(readFileSync(path.join(run.reportDir, 'targets', 'faithful', 'conformance.json'), 'utf8')) as ConformanceReport;
+  expect(faithful.errors).toEqual([]);
+  const verified = await verifyCommand([path.join(run.reportDir, 'targets', 'faithful', 'evidence.tar.gz')]);
+  expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
 });
