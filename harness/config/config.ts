@@ -6,7 +6,8 @@ import { merge, readVariables, targetVariables, type Merged, type Source } from 
 import { readYamlFile } from '../files/yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
-import { checkRedactable } from '../secrets/secret-rule.ts';
+import { checkRedactable, namedSecrets, type SecretSource } from '../secrets/secret-rule.ts';
+import { documentText } from '../contracts/document.ts';
 import { readSettingFile } from '../files/setting-file.ts';
 import { overlap } from '../files/folders.ts';
 import type { NetworkSettings } from '../transport/network.ts';
@@ -161,6 +162,19 @@ function parseBaseUrl(raw: string): string {
   if (url.port === '0') throw new ConfigError('CONFORMANCE_BASE_URL has port 0, where no server listens: give the port the deployment serves on');
   if (/\/api\/admin\/?$/.test(url.pathname)) throw new ConfigError('CONFORMANCE_BASE_URL must be the part before /api/admin, without /api/admin itself');
   return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * A secret that is a word of the document (`projects`, `Authentication`) is spelt by the target's answers too:
+ * hidden in them, the evidence would no longer judge as it did. Refused in one line that does not quote it.
+ */
+function checkNotWordsOfTheApi(target: SecretSource): void {
+  const words = documentText().toLowerCase();
+  const named = namedSecrets(target).find(({ token }) => words.includes(token.toLowerCase()));
+  if (named)
+    throw new ConfigError(
+      `${named.setting} is a word of the document, which the target's answers spell too, so the reports could not hide it without changing them; give the token as the deployment issued it`,
+    );
 }
 
 /** The longest token the reports can hide in every spelling within a run's bounds. */
@@ -348,6 +362,7 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
   if (product && 'error' in product) throw new ConfigError(product.error);
   const network = parseNetwork({ ...networkEnvironment(env), ...source }, cwd);
   if (!embedded) checkRedactable({ ...target, network });
+  if (!embedded) checkNotWordsOfTheApi(target);
   checkDistinctSecrets(source);
   for (const variable of FOLDER_VARIABLES)
     if (source[variable] !== undefined && source[variable].trim() === '')

@@ -16,6 +16,14 @@ export interface SpecDocument {
 export const SPEC_DIR = path.join(CONTRACTS_DIR, 'spec');
 
 let cached: SpecDocument | undefined;
+let text: string | undefined;
+
+/** The copy of the document's text. */
+export function documentText(): string {
+  if (text !== undefined) return text;
+  const about = JSON.parse(readFileSync(path.join(SPEC_DIR, 'document.json'), 'utf8')) as { file: string };
+  return (text = readFileSync(path.join(SPEC_DIR, about.file), 'utf8'));
+}
 
 /** The copy of the document kept in contracts/spec/, named by its title and hash. */
 export function specDocument(): SpecDocument {

@@ -434,3 +434,13 @@ test('a proxy password too short to hide safely is refused in one line that does
   expect(() => loadConfig(env, os.tmpdir())).toThrow(/^the user and password in HTTP_PROXY cannot be hidden safely in the reports: /);
   expect(() => loadConfig(env, os.tmpdir())).not.toThrow(/pw@|u:pw/);
 });
+
+// A token the target's answers spell anyway could not be hidden without changing them, nor the bundle judged again.
+for (const token of ['projects', 'Authentication', 'AuthenticationRequired', 'NoAccessError']) {
+  test(`a token that is a word of the document, "${token}", is refused in one line that does not quote it`, () => {
+    const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: token };
+    expect(() => loadConfig(env, os.tmpdir())).toThrow(
+      "CONFORMANCE_ADMIN_TOKEN is a word of the document, which the target's answers spell too, so the reports could not hide it without changing them; give the token as the deployment issued it",
+    );
+  });
+}
