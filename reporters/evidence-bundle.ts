@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   ArchiveWriter,
@@ -11,6 +11,7 @@ import {
   writeBundleFolder,
   type BundleFiles,
 } from '../harness/evidence/bundle.ts';
+import { BUNDLE_LIMITS } from '../harness/evidence/bundle-reader.ts';
 import { stagedEvidence } from '../harness/evidence/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
@@ -29,7 +30,12 @@ export interface BundleTarget {
  * Bundles the exchanges a target's verdicts rest on with its reports and a manifest of digests. Returns
  * where the bundle went, or why there is none (the run sent nothing, or stopped before its answers).
  */
-export async function writeEvidenceBundle(report: ConformanceReport, target: BundleTarget, judgedOn: string): Promise<{ written?: string; none?: string }> {
+export async function writeEvidenceBundle(
+  report: ConformanceReport,
+  target: BundleTarget,
+  judgedOn: string,
+  limits = BUNDLE_LIMITS,
+): Promise<{ written?: string; none?: string; tooLarge?: string }> {
   const staged = await stagedEvidence(target.reportDir);
   if (!staged) return { none: 'no exchanges were recorded' };
   const files: BundleFiles = new Map();
@@ -49,6 +55,12 @@ export async function writeEvidenceBundle(report: ConformanceReport, target: Bun
     replayOf: target.replayOf,
   });
   const written = target.evidenceDir ?? path.join(target.reportDir, BUNDLE_ARCHIVE);
+  // A bundle larger than verify and a replay read is still written, and said so at once, not when it is read.
+  const sizes = [statSync(path.join(staged.staging, EXCHANGES)).size, ...[...files.values()].map((b) => b.length)];
+  const tooLarge =
+    sizes[0] > limits.fileBytes || sizes.reduce((a, b) => a + b, 0) > limits.bundleBytes
+      ? `it holds ${sizes[0]} bytes of exchanges, more than verify and a replay read (${limits.fileBytes} a file, ${limits.bundleBytes} in all): the reports stand, the bundle cannot be verified`
+      : undefined;
   try {
     if (target.evidenceDir) {
       await staged.archive?.abandon();
@@ -61,5 +73,5 @@ export async function writeEvidenceBundle(report: ConformanceReport, target: Bun
   } finally {
     rmSync(staged.staging, { recursive: true, force: true });
   }
-  return { written };
+  return { written, tooLarge };
 }

@@ -146,7 +146,8 @@ export default class ConformanceReporter implements Reporter {
         { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle },
         today,
       );
-      return bundle.written ? `  evidence: ${bundle.written}\n` : '';
+      if (!bundle.written) return '';
+      return bundle.tooLarge ? `  evidence: ${bundle.written}, but ${bundle.tooLarge}\n` : `  evidence: ${bundle.written}\n`;
     } catch (error) {
       // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
       await discardEvidence(config.reportDir);

@@ -8,7 +8,13 @@ import { BundleError } from '../../harness/evidence/bundle-error.ts';
 import { BUNDLE_LIMITS, readBundle } from '../../harness/evidence/bundle-reader.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
 import { loadRun } from '../../harness/run/run-targets.ts';
+import { bundleRecording } from '../../harness/evidence/bundle-recording.ts';
+import { stageEvidence } from '../../harness/evidence/evidence-stage.ts';
+import type { RunFacts } from '../../harness/judging/verdicts.ts';
+import { createSecrets } from '../../harness/secrets/redact.ts';
+import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
 import { verifyCommand } from '../support/bundles.ts';
+import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 
 // A bundle is read in memory: an archive whose headers state more than a bundle can hold (a tar bomb: a few
@@ -54,4 +60,22 @@ test('the limits hold for each file and for the files together, in an archive an
       new BundleError(`its files state more than the ${largest + 1024} bytes this suite reads of a bundle`),
     );
   }
+});
+
+// A run whose answers add up to more than verify reads still writes its bundle, and says so at once, at run time.
+test('a bundle larger than verify and a replay read is written with a word that says so', async () => {
+  const dir = scratch();
+  const recording = recordInProcess(undefined);
+  const facts: RunFacts = {
+    target: { name: 'reference', baseUrl: 'http://reference.invalid', embedded: false },
+    startedAt: recording.startedAt,
+    requests: { count: 0, methods: [] },
+    deviations: [],
+  };
+  stageEvidence(dir, bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: 'http://reference.invalid' }, createSecrets(REFERENCE_INPUT), facts), false);
+  const report = JSON.parse(good.get('reports/conformance.json')!.toString('utf8'));
+  const small = { fileBytes: 1024, bundleBytes: 2048 };
+  const bundle = await writeEvidenceBundle(report, { reportDir: dir, evidenceDir: path.join(dir, 'bundle') }, '2026-01-01', small);
+  expect(bundle.written).toBe(path.join(dir, 'bundle'));
+  expect(bundle.tooLarge).toMatch(/^it holds \d+ bytes of exchanges, more than verify and a replay read \(1024 a file, 2048 in all\)/);
 });
