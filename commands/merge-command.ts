@@ -47,6 +47,7 @@ function matrixOf(file: string): MatrixReport {
     typeof m.shard === 'string' &&
     /^\d+\/\d+$/.test(m.shard) &&
     isStrings(m.runTargets) &&
+    typeof m.run === 'string' &&
     Array.isArray(m.targets) &&
     m.targets.every((t) => typeof t?.name === 'string' && typeof t.report === 'string') &&
     typeof m.suite?.version === 'string' &&

@@ -13,6 +13,9 @@ export interface ShardReports {
 /** Why these shards are not the shards of one run, if they are not. */
 function notOneRun(shards: ShardReports[]): string | undefined {
   const [first] = shards;
+  const elsewhere = shards.find((s) => s.matrix.run !== first.matrix.run);
+  if (elsewhere)
+    return `shard ${elsewhere.matrix.shard} is of run "${elsewhere.matrix.run}", shard ${first.matrix.shard} of run "${first.matrix.run}": merge the shards of one run (a re-run of some shards is another run: re-run them all)`;
   const key = (m: MatrixReport) => JSON.stringify([m.suite, m.document.sha256]);
   const other = shards.find((s) => key(s.matrix) !== key(first.matrix));
   if (other)

@@ -21,6 +21,8 @@ export interface MatrixReport {
   shard?: string;
   /** Every target of the run, by name, those of the other shards included: set on a shard's report. */
   runTargets?: string[];
+  /** The run's identity, shared by its shards (CONFORMANCE_RUN_ID or the CI engine's): set on a shard's report. */
+  run?: string;
 }
 
 // The row's status is the worst of its cells: one failing target is enough for the clause to fail.
@@ -84,6 +86,6 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     }),
     completed: reports.every((r) => r.report.completed),
     errors: reports.flatMap((r) => r.report.errors.map((e) => `${r.report.target.name}: ${e}`)),
-    ...(shard && { shard: `${shard.current}/${shard.total}`, runTargets: shard.runTargets }),
+    ...(shard && { shard: `${shard.current}/${shard.total}`, runTargets: shard.runTargets, run: shard.run }),
   };
 }

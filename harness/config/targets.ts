@@ -8,6 +8,9 @@ export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
 /** The share of CONFORMANCE_TARGETS this run judges, `i/n`: a CI job of n judges its own targets. */
 export const SHARD_VARIABLE = 'CONFORMANCE_SHARD';
 
+/** The identity of a sharded run, one value shared by its shards, so that a merge refuses shards of different runs. */
+export const RUN_ID_VARIABLE = 'CONFORMANCE_RUN_ID';
+
 /** An evidence bundle whose exchanges the run judges instead of a target's answers (harness/evidence/replay-bundle.ts). */
 export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
@@ -43,6 +46,8 @@ export interface Shard {
   total: number;
   /** Every target of the run, by name, those of the other shards included. */
   runTargets: string[];
+  /** The run's identity, the same in each of its shards: a re-run of one shard is another run. */
+  run: string;
 }
 
 export interface RunTargets {
@@ -78,19 +83,41 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
   const several = loadSeveral(files, env, cwd);
-  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shard)) };
+  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shard, () => runIdentity(vars, env))) };
+}
+
+/**
+ * The identity of this run, shared by its shards: CONFORMANCE_RUN_ID, or the CI engine's own. GitHub's run
+ * id is paired with its attempt, so a re-run of failed jobs is another run; a re-run in GitLab keeps the
+ * pipeline's id (docs/configuration.md says so).
+ */
+function runIdentity(vars: ReturnType<typeof readVariables>, env: Record<string, string | undefined>): string {
+  const own = vars.env[RUN_ID_VARIABLE] ?? vars.dotenv[RUN_ID_VARIABLE];
+  if (own !== undefined) {
+    // It is printed in merge's one-line refusals and written in every shard's report: one short printable line.
+    if (!/^[\x21-\x7e][\x20-\x7e]{0,199}$/.test(own.trim()))
+      throw new ConfigError(`${RUN_ID_VARIABLE} is not one line of 1 to 200 printable ASCII characters; give the pipeline's id, such as 4711`);
+    return own.trim();
+  }
+  const { GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID, BUILDKITE_BUILD_ID } = env;
+  if (GITHUB_RUN_ID) return `github ${GITHUB_RUN_ID} attempt ${GITHUB_RUN_ATTEMPT ?? '1'}`;
+  if (CI_PIPELINE_ID) return `gitlab ${CI_PIPELINE_ID}`;
+  if (BUILDKITE_BUILD_ID) return `buildkite ${BUILDKITE_BUILD_ID}`;
+  throw new ConfigError(
+    `${SHARD_VARIABLE} needs the run's identity, so that a merge can refuse shards of different runs: set ${RUN_ID_VARIABLE} to one value in every shard of this run (GitHub Actions, GitLab CI and Buildkite give one of their own)`,
+  );
 }
 
 /**
  * The i-th of n shares of the targets, every n-th from the i-th: each target is judged whole, in one shard,
  * and every request to it is sent once.
  */
-export function shareOf(targets: TargetConfig[], text: string): { targets: TargetConfig[]; shard: Shard } {
+export function shareOf(targets: TargetConfig[], text: string, run: () => string): { targets: TargetConfig[]; shard: Shard } {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const [current, total] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
   if (!(current >= 1 && current <= total)) throw new ConfigError(`${SHARD_VARIABLE} is "${text}"; give i/n, with i from 1 to n, such as 2/3`);
   const share = targets.filter((_, i) => i % total === current - 1);
   if (share.length === 0)
     throw new ConfigError(`shard ${current}/${total} holds no target: the run has ${targets.length}; split it into at most ${targets.length} shards`);
-  return { targets: share, shard: { current, total, runTargets: targets.map((t) => t.name) } };
+  return { targets: share, shard: { current, total, runTargets: targets.map((t) => t.name), run: run() } };
 }

@@ -53,6 +53,8 @@ async function runSteps(r: Runner, steps: ShellStep[], env: Record<string, strin
     const result = await run('bash', ['-e', '-c', step.run], r.workspace, {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
+      GITHUB_RUN_ID: '7001',
+      GITHUB_RUN_ATTEMPT: '1',
       GITHUB_WORKSPACE: r.workspace,
       GITHUB_OUTPUT: r.output,
       GITHUB_STEP_SUMMARY: r.summary,

@@ -35,6 +35,9 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => server.server.close(() => resolve()));
 });
 
+/** The identity the shards of one run share. */
+const RUN = { CONFORMANCE_RUN_ID: 'nightly 41' };
+
 const matrixOf = (run: { report?: unknown }) => run.report as MatrixReport | undefined;
 
 /** Each shard's report folder copied into a folder of its own below `into`, as CI's artifacts arrive. */
@@ -47,8 +50,8 @@ test('shards judge their own targets whole, and merged give the report of one ru
   const targets = files.join(',');
   const [one, first, second] = await Promise.all([
     runSuite({ CONFORMANCE_TARGETS: targets }),
-    runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: '1/2' }),
-    runSuite({ CONFORMANCE_TARGETS: targets }, ['--shard=2/2']),
+    runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: '1/2', ...RUN }),
+    runSuite({ CONFORMANCE_TARGETS: targets, ...RUN }, ['--shard=2/2']),
   ]);
   // Every n-th target from the i-th: faithful and spare in the first shard, broken in the second.
   expect(matrixOf(first)?.targets.map((t) => [t.name, t.verdict])).toEqual([
@@ -77,7 +80,7 @@ test('shards judge their own targets whole, and merged give the report of one ru
 });
 
 test('a merge that lacks a shard is no verdict, exit code 3, naming the targets not judged', async () => {
-  const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' });
+  const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', ...RUN });
   const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));
   try {
     const merged = await runCommand(['merge', gather(into, [first])]);
@@ -90,11 +93,22 @@ test('a merge that lacks a shard is no verdict, exit code 3, naming the targets 
 });
 
 test('shards of two runs, or one shard twice, are refused in one line, exit code 3, and the report folder is left alone', async () => {
-  const [ofThree, ofTwo] = await Promise.all([
-    runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' }),
-    runSuite({ CONFORMANCE_TARGETS: files.slice(0, 2).join(','), CONFORMANCE_SHARD: '2/2' }),
+  const [ofThree, ofTwo, rerun] = await Promise.all([
+    runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', ...RUN }),
+    runSuite({ CONFORMANCE_TARGETS: files.slice(0, 2).join(','), CONFORMANCE_SHARD: '2/2', ...RUN }),
+    // "Re-run failed jobs": the second shard again, in the next attempt of the same CI run.
+    runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '2/2', GITHUB_RUN_ID: '7001', GITHUB_RUN_ATTEMPT: '2' }),
   ]);
+  const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', GITHUB_RUN_ID: '7001', GITHUB_RUN_ATTEMPT: '1' });
   for (const [shards, line] of [
+    [
+      [first, rerun],
+      'admin-api-conformance: no verdict: the report folders are not of one run: shard 2/2 is of run "github 7001 attempt 2", shard 1/2 of run "github 7001 attempt 1": merge the shards of one run (a re-run of some shards is another run: re-run them all)',
+    ],
+    [
+      [ofThree, rerun],
+      'admin-api-conformance: no verdict: the report folders are not of one run: shard 2/2 is of run "github 7001 attempt 2", shard 1/2 of run "nightly 41": merge the shards of one run (a re-run of some shards is another run: re-run them all)',
+    ],
     [
       [ofThree, ofTwo],
       'admin-api-conformance: no verdict: the report folders are not of one run: shard 2/2 and shard 1/2 name different targets for their run',
@@ -118,6 +132,16 @@ test('a shard is refused in one line, exit code 2, where it would judge no targe
     [{ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '4/4' }, [], 'shard 4/4 holds no target: the run has 3; split it into at most 3 shards'],
     [{ CONFORMANCE_TARGETS: files.join(',') }, ['--shard=3/2'], 'CONFORMANCE_SHARD is "3/2"; give i/n, with i from 1 to n, such as 2/3'],
     [{}, ['--shard=1/2'], 'CONFORMANCE_SHARD splits the targets of CONFORMANCE_TARGETS; a single target is judged whole, in one run: unset it'],
+    [
+      { CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' },
+      [],
+      "CONFORMANCE_SHARD needs the run's identity, so that a merge can refuse shards of different runs: set CONFORMANCE_RUN_ID to one value in every shard of this run (GitHub Actions, GitLab CI and Buildkite give one of their own)",
+    ],
+    [
+      { CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', CONFORMANCE_RUN_ID: 'run\n2' },
+      [],
+      "CONFORMANCE_RUN_ID is not one line of 1 to 200 printable ASCII characters; give the pipeline's id, such as 4711",
+    ],
   ];
   for (const [env, args, line] of cases) {
     const run = await runSuite(env, args, 30_000);

@@ -30,7 +30,7 @@ const CLEARED = Object.keys(process.env).filter(
     k.startsWith('CONFORMANCE_') ||
     k.startsWith('PLAYWRIGHT_') ||
     k.startsWith('ADMIN_API_CONFORMANCE_') ||
-    ['TEST_WORKER_INDEX', 'GITHUB_STEP_SUMMARY'].includes(k) ||
+    ['TEST_WORKER_INDEX', 'GITHUB_STEP_SUMMARY', 'GITHUB_RUN_ID', 'GITHUB_RUN_ATTEMPT', 'CI_PIPELINE_ID', 'BUILDKITE_BUILD_ID'].includes(k) ||
     (CI_MARKERS as readonly string[]).includes(k) ||
     PROXY_VARIABLES.includes(k.toUpperCase()),
 );
