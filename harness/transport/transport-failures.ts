@@ -176,7 +176,12 @@ function proxyWords(err: TransportError, code: string, host: string, context: Fa
 /** Failures of the HTTP exchange itself, once connected: the answer's head or body is not what HTTP/1.1 allows. */
 function exchangeWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return `the answer's headers are larger than ${maxHeaderSize} bytes, the most the suite reads (${code})`;
-  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `the connection ended before the body reached its Content-Length (${code})`;
+  // With the status known, the head had come and the body broke off; without, head and body came at once and
+  // their lengths disagree: a body cut short, or one also sent chunked, whose chunks undici reads instead.
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    return context.status === undefined
+      ? `the answer's body is not as long as its Content-Length says: it was cut short, or it came chunked as well (Transfer-Encoding: chunked beside Content-Length, which HTTP/1.1 forbids a sender; RFC 9112, 6.2) (${code})`
+      : `the connection ended before the body reached its Content-Length (${code})`;
   if (code.startsWith('HPE_') || code === 'HTTPParserError')
     return `${host} answered with something that is not HTTP/1.1 (${quoted(err.message ?? '')}; ${code})`;
   // undici asserts a status of at least 100 rather than refusing one below it (a status line such as "HTTP/1.1 099 OK").

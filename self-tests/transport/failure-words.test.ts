@@ -116,6 +116,17 @@ const CASES: Case[] = [
     words: 'the body broke off after status 200: the connection ended before the body reached its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)',
   },
   {
+    description: 'both Content-Length and chunked transfer, the chunks shorter',
+    meet: () =>
+      one(
+        serveRaw((socket) =>
+          socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n'),
+        ),
+      ),
+    words:
+      "the answer's body is not as long as its Content-Length says: it was cut short, or it came chunked as well (Transfer-Encoding: chunked beside Content-Length, which HTTP/1.1 forbids a sender; RFC 9112, 6.2) (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)",
+  },
+  {
     description: 'headers larger than the suite reads',
     meet: () => one(serveRaw((socket) => socket.end(wire(200, { 'x-padding': 'a'.repeat(70_000) })))),
     words: "the answer's headers are larger than 16384 bytes, the most the suite reads (UND_ERR_HEADERS_OVERFLOW)",
