@@ -107,6 +107,11 @@ function readArchive(file: string, limits: BundleLimits): BundleFiles {
     closeSync(fd);
   }
   if (failure instanceof BundleError) throw failure;
+  // tar's guard against archive bombs: the archive is whole, but unpacks to too much for its size.
+  if (failure && /max decompression ratio exceeded/.test(failure.message))
+    throw new BundleError(
+      'it unpacks to more than 1,000 times its own size, as an archive bomb does; the bundles the suite writes hold JSON, HTML and SVG, which never pack that tightly',
+    );
   if (failure) throw new BundleError(`it is no whole tar.gz archive (${visible(failure.message)})`);
   return files;
 }

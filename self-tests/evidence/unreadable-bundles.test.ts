@@ -59,6 +59,17 @@ const UNREADABLE: { title: string; bundle: () => string; reason: string }[] = [
     },
     reason: 'it is no whole tar.gz archive (TAR_ENTRY_INVALID: checksum failure)',
   },
+  {
+    title: 'an archive that unpacks to a thousand times its size, as a bomb does',
+    bundle: () => {
+      const dir = scratch();
+      writeFileSync(path.join(dir, EXCHANGES), Buffer.alloc(20 << 20));
+      execFileSync('tar', ['czf', 'evidence.tar.gz', EXCHANGES], { cwd: dir });
+      return path.join(dir, 'evidence.tar.gz');
+    },
+    reason:
+      'it unpacks to more than 1,000 times its own size, as an archive bomb does; the bundles the suite writes hold JSON, HTML and SVG, which never pack that tightly',
+  },
   { title: 'an archive without manifest.json', bundle: () => bundleArchive(without(MANIFEST)), reason: 'manifest.json in the bundle is missing' },
   {
     title: 'a manifest.json that is not JSON',
