@@ -20,7 +20,7 @@ export function readYamlFile(file: string, what: string): unknown {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const mistake = (code: string, offset: number) => {
     const [line, column] = lineAndColumn(text, offset);
-    return new ConfigError(`${what} ${file} is not valid YAML (${code} at line ${line}, column ${column}); quote values that start with * & ! % @ or \``);
+    return new ConfigError(`${what} ${file} is not valid YAML (${code} at line ${line}, column ${column}); ${adviceFor(code)}`);
   };
   const [error] = doc.errors;
   if (error) throw mistake(error.code, error.pos[0]);
@@ -33,6 +33,32 @@ export function readYamlFile(file: string, what: string): unknown {
     throw mistake('BAD_ALIAS', alias && isAlias(alias) ? (alias.range?.[0] ?? 0) : 0);
   }
 }
+
+const QUOTE = 'quote values that start with * & ! % @ or `, as Unleash tokens (*:*.…) do';
+
+/** What to do about a YAML error, by the parser's code: the advice for one mistake is wrong for another. */
+const ADVICE: Record<string, string> = {
+  BAD_ALIAS: QUOTE,
+  ALIAS_PROPS: QUOTE,
+  BAD_SCALAR_START: QUOTE,
+  BAD_DIRECTIVE: QUOTE,
+  BAD_PROP_ORDER: QUOTE,
+  MULTIPLE_ANCHORS: QUOTE,
+  MULTIPLE_TAGS: QUOTE,
+  TAG_RESOLVE_FAILED: QUOTE,
+  DUPLICATE_KEY: 'a key is given twice in one map: keep one',
+  TAB_AS_INDENT: 'indent with spaces: YAML does not take tabs for indentation',
+  BAD_INDENT: "check this line's indentation against the lines above it",
+  MULTILINE_IMPLICIT_KEY: 'a key and its value go on one line, as `key: value`; check the indentation and that a quote is closed',
+  BLOCK_AS_IMPLICIT_KEY: 'a key and its value go on one line, as `key: value`; check the indentation',
+  MISSING_CHAR: 'a quote or a bracket opened here is not closed',
+  BAD_DQ_ESCAPE: 'a backslash in double quotes starts an escape that YAML does not know: put the value in single quotes',
+  MULTIPLE_DOCS: 'a settings file is one YAML document: remove the `---` line and what follows, or make it a file of its own',
+  KEY_OVER_1024_CHARS: 'a key is longer than YAML allows: a value has lost its key, or a key its colon',
+  BLOCK_IN_FLOW: 'a [list] or {map} on one line holds a block: write it as indented lines instead',
+};
+
+const adviceFor = (code: string) => ADVICE[code] ?? 'check that line against the examples in docs/configuration.md';
 
 /** The deepest a settings file nests: a list of maps of lists is 3; the parser recurses, and would run out of memory. */
 const MAX_DEPTH = 32;

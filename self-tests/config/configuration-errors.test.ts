@@ -108,7 +108,7 @@ const MISTAKES: Mistake[] = [
       writeFileSync(file, `baseUrl: ${url}\nadminToken: *:*.d3adb33fcafe0123456789\n`);
       return { CONFORMANCE_TARGET: file };
     },
-    line: 'the target file $DIR/target.yaml is not valid YAML (BAD_ALIAS at line 2, column 13); quote values that start with * & ! % @ or `',
+    line: 'the target file $DIR/target.yaml is not valid YAML (BAD_ALIAS at line 2, column 13); quote values that start with * & ! % @ or `, as Unleash tokens (*:*.…) do',
   },
   {
     title: 'a token in the target file that YAML reads as a number',
