@@ -1,4 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { SCRATCH_VARIABLE } from './support/scratch-root.ts';
+
+// Every temporary folder of a self-test run, the suite's runs in child processes included, lies in one folder
+// made here and removed when the run ends (support/scratch-root.ts): a test that forgets its own, or a run
+// killed on purpose, leaves nothing in the machine's temporary folder. Workers load this file too, and
+// inherit the folder.
+if (!process.env[SCRATCH_VARIABLE]) {
+  process.env[SCRATCH_VARIABLE] = mkdtempSync(path.join(os.tmpdir(), 'conformance-self-tests-'));
+  process.env.TMPDIR = process.env[SCRATCH_VARIABLE];
+}
 
 // The project's own tests: the harness and contracts in-process, the suite as a black box in child processes.
 export default defineConfig({
@@ -9,5 +22,6 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 120_000,
+  globalTeardown: './support/scratch-root.ts',
   reporter: [['list'], ['./support/closing-line-reporter.ts']],
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
@@ -163,5 +163,55 @@ for (const [when, ready] of KILL_POINTS) {
     const { run, leaks: found } = await runAndScan(ADMIN, killWhen(ready));
     expect(run.exitCode).toBeNull();
     expect(found).toEqual([]);
+  });
+}
+
+/** A token of exactly `bytes` characters: a few distinct ones first, so the token rule takes it, then random hex, its core. */
+function sized(name: string, lead: string, bytes: number): Canary {
+  const random = randomBytes(bytes)
+    .toString('hex')
+    .slice(0, bytes - lead.length);
+  // A random part of a few characters turns up anywhere by chance (in a hash, say): then the whole token is the core.
+  const value = `${lead}${random}`;
+  return { name, value, core: random.length < 16 ? value : random };
+}
+
+// From the shortest token the suite takes to the longest: past 1 KiB the redactor searches differently (a
+// pattern of every spelling of 16 KiB or more would be too large for a regular expression).
+for (const bytes of [8, 1025, 64 * 1024]) {
+  test(`no token of ${bytes} bytes, of any kind, appears in the output or any file the run wrote, though the target quotes them`, async () => {
+    const admin = sized('CONFORMANCE_ADMIN_TOKEN', 'A:*.', bytes);
+    const forbidden = sized('CONFORMANCE_FORBIDDEN_TOKEN', 'Fv+-', bytes);
+    const signup = [1, 2].map((n) => sized(`CONFORMANCE_SIGNUP_TOKENS #${n}`, `S~${n}.`, bytes));
+    const server = await echoingSecrets({ admin: admin.value, forbidden: forbidden.value, signup: signup.map((c) => c.value) });
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
+    const settings = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-settings-'));
+    try {
+      // In a target file: the environment takes no string longer than 128 KiB, two signup tokens of 64 KiB together.
+      const file = path.join(settings, 'target.yaml');
+      const tokens = { adminToken: admin.value, forbiddenToken: forbidden.value, signupTokens: signup.map((c) => c.value) };
+      writeFileSync(
+        file,
+        `baseUrl: ${server.url}\n${Object.entries(tokens)
+          .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+          .join('\n')}\n`,
+      );
+      const run = await runSuite({ ...QUICK_TIMEOUTS, CONFORMANCE_TARGET: file, CONFORMANCE_REPORT_DIR: reportDir, TMPDIR: tmp });
+      expect(
+        server.seen.some((r) => r.authorization === admin.value),
+        'the target was asked with the token',
+      ).toBe(true);
+      // The target breaks clauses with what it echoes (a verdict, not a refusal of the tokens); echoed into its
+      // headers, a token past 16 KiB makes them larger than the suite reads, and those clauses have no verdict.
+      expect([1, 3], run.stdout + run.stderr).toContain(run.exitCode);
+      expect(['fail', 'error']).toContain(run.report?.verdict);
+      const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
+      expect(written.some(([where]) => where.endsWith('evidence.tar.gz!'))).toBe(true);
+      expect(leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [admin, forbidden, ...signup])).toEqual([]);
+    } finally {
+      await server.close();
+      for (const dir of [tmp, reportDir, settings]) rmSync(dir, { recursive: true, force: true });
+    }
   });
 }

@@ -43,7 +43,8 @@ export async function listen(server: Server, seen: SeenRequest[]): Promise<Loopb
 /** An HTTP server on a free loopback port that records every request and hands it to `handler`. */
 export function serveHttp(handler: Handler): Promise<LoopbackServer> {
   const seen: SeenRequest[] = [];
-  const server = createHttpServer((req, res) => {
+  // Heads as large as the longest token the suite takes (64 KiB) in the Authorization header or the path, twice over.
+  const server = createHttpServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
     void Promise.resolve(handler(req, res)).catch(() => res.destroy());
   });
