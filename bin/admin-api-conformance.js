@@ -173,6 +173,22 @@ function oneLine(errors) {
 }
 
 /**
+ * The first stack frame of the error in the suite's own files (not in its dependencies), as file:line below
+ * the suite's folder; undefined when the error was raised elsewhere, by Playwright say.
+ * @param {string} errors
+ */
+function ownFrame(errors) {
+  const frames = errors.split('\n').filter((l) => /^\s+at /.test(l));
+  for (const frame of frames) {
+    const file = /\(?((?:\/|[A-Za-z]:\\)[^()]*?):(\d+):\d+\)?$/.exec(frame.trim());
+    // Installed, the suite itself lies in a node_modules folder: only those below it are its dependencies.
+    const inSuite = file && path.relative(SUITE, file[1]);
+    if (inSuite && !inSuite.startsWith('..') && !path.isAbsolute(inSuite) && !inSuite.split(path.sep).includes('node_modules')) return `${inSuite}:${file[2]}`;
+  }
+  return undefined;
+}
+
+/**
  * @param {number | null} code
  * @param {NodeJS.Signals | null} signal
  * @param {{ started?: boolean, exitCode?: number }} outcome what the reporter said
@@ -184,6 +200,14 @@ function exitCodeOf(code, signal, outcome, errors) {
   // its command line (an unknown option, --workers=0, a --project or --reporter it cannot find).
   if (refused?.message !== undefined && !outcome.started) {
     process.stderr.write(refused.before);
+    // An error raised in the suite's own code is no refusal of the command line, nor a fault of the settings.
+    const own = ownFrame(errors);
+    if (own !== undefined) {
+      process.stderr.write(
+        `conformance: no verdict: the suite stopped on an error of its own before it started (${refused.message}; at ${own}); the settings are not at fault: report it with this line\n`,
+      );
+      return EXIT.noVerdict;
+    }
     return refuseRun(`Playwright refused to start: ${refused.message}`);
   }
   process.stderr.write(errors);

@@ -58,6 +58,38 @@ test('options Playwright refuses are a configuration error: its message in one l
   }
 });
 
+// A fault of the suite's own, raised while Playwright loads its configuration, is neither Playwright refusing the
+// command line nor a mistake in the settings. It is provoked here from outside: a module Node loads first makes
+// reading the suite's list of variables throw, in Playwright's runner only.
+test("an error of the suite's own before it starts is named as such, where it was raised, no verdict, exit code 3", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-own-fault-'));
+  try {
+    const fault = path.join(dir, 'fault.cjs');
+    writeFileSync(
+      fault,
+      `if (process.argv.includes('test')) {
+  const fs = require('node:fs');
+  const read = fs.readFileSync;
+  fs.readFileSync = function (file, ...rest) {
+    if (String(file).endsWith('variables.json')) throw new TypeError('a fault planted by the test');
+    return read.call(this, file, ...rest);
+  };
+}
+`,
+    );
+    const run = await runCommand([], 60_000, { CONFORMANCE_EMBEDDED: 'true', NODE_OPTIONS: `--require ${fault}` });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^conformance: no verdict: the suite stopped on an error of its own before it started \(a fault planted by the test; at harness\/config\/sources\.ts:\d+\); the settings are not at fault: report it with this line$/,
+      ),
+    ]);
+    expect(run.stderr).not.toContain('Playwright');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // Playwright's UI mode serves until someone closes it, and its runs give no verdict: as a gate it would never end.
 test("Playwright's UI mode is refused in one line, exit code 2, rather than a run that never ends", async () => {
   for (const option of ['--ui', '--ui-port=0', '--ui-host=127.0.0.1']) {
