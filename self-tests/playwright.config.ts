@@ -9,6 +9,9 @@ import { SCRATCH_VARIABLE } from './support/scratch-root.ts';
 // killed on purpose, leaves nothing in the machine's temporary folder. Workers load this file too, and
 // inherit the folder.
 if (!process.env[SCRATCH_VARIABLE]) {
+  // Playwright's cache of compiled TypeScript stays where it was, shared by the runs in child processes too:
+  // it holds the suite's code only, and compiling it afresh for every run would double the time of the tests.
+  process.env.PLAYWRIGHT_TRANSFORM_CACHE_DIR ||= path.join(os.tmpdir(), `playwright-transform-cache-${process.getuid?.() ?? 'user'}`);
   process.env[SCRATCH_VARIABLE] = mkdtempSync(path.join(os.tmpdir(), 'conformance-self-tests-'));
   process.env.TMPDIR = process.env[SCRATCH_VARIABLE];
 }

@@ -28,7 +28,7 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
 const CLEARED = Object.keys(process.env).filter(
   (k) =>
     k.startsWith('CONFORMANCE_') ||
-    k.startsWith('PLAYWRIGHT_') ||
+    (k.startsWith('PLAYWRIGHT_') && k !== 'PLAYWRIGHT_TRANSFORM_CACHE_DIR') ||
     k.startsWith('ADMIN_API_CONFORMANCE_') ||
     ['TEST_WORKER_INDEX', 'GITHUB_STEP_SUMMARY', 'GITHUB_RUN_ID', 'GITHUB_RUN_ATTEMPT', 'CI_PIPELINE_ID', 'BUILDKITE_BUILD_ID'].includes(k) ||
     (CI_MARKERS as readonly string[]).includes(k) ||
