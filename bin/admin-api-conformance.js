@@ -38,6 +38,9 @@ Usage:
                                                          or -- --shard=i/n) into the run's report; exit by its verdict
   admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
                                                          again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
+  admin-api-conformance diff <old run> <new run> [--format text|markdown|json]
+                                                         compare two runs clause by clause (conformance.json, report folders or
+                                                         bundles, verified first); 1 when anything regressed, 0 otherwise
   admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -245,7 +248,7 @@ function baseUrlGiven(args) {
   return [...args.slice(0, at), ...args.slice(at + (args[at] === '--base-url' ? 2 : 1))];
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'help'];
 
 /** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
@@ -268,7 +271,7 @@ function distance(a, b) {
 function unknownCommand(word) {
   const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
   if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
-  return refuse(`unknown command "${word}": the commands are run, merge, verify and help, and come first; Playwright's test filters go after --`);
+  return refuse(`unknown command "${word}": the commands are run, merge, verify, diff and help, and come first; Playwright's test filters go after --`);
 }
 
 function main(argv) {
@@ -288,6 +291,7 @@ function main(argv) {
   const rest = command === 'run' ? baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given) : given;
   if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
   if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
+  if (command === 'diff') return runModule('diff-command', [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.

@@ -1,0 +1,124 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPORTS } from '../harness/evidence/bundle.ts';
+import { BundleError } from '../harness/evidence/bundle-error.ts';
+import { readBundle } from '../harness/evidence/bundle-reader.ts';
+import { check } from '../harness/files/checked.ts';
+import { visible } from '../harness/files/visible.ts';
+import type { ConformanceReport } from '../reporters/conformance-result.ts';
+import { diffRuns } from './diff.ts';
+import { diffMarkdown, diffText } from './diff-output.ts';
+import { verifyBundle } from './verify.ts';
+
+// `admin-api-conformance diff OLD NEW [--format text|markdown|json]`: two runs compared clause by clause, each
+// a conformance.json, a report folder (a matrix's too) or an evidence bundle, verified first. Exit 1 when
+// anything regressed, 0 otherwise; 2 when a run cannot be read; 3 when the runs share no target to compare.
+
+const USAGE = 'usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]';
+const REPORT_SCHEMA = new URL('../reporters/conformance-report.schema.json', pathToFileURL(__filename));
+const FORMATS = ['text', 'markdown', 'json'];
+
+/** A line that ends the diff: what is wrong, and its exit code. */
+class DiffError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+function parsed(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DiffError(`${where} is not JSON`);
+  }
+}
+
+/** One target's report, checked against the report's schema where it is read. */
+function reportOf(value: unknown, where: string): ConformanceReport {
+  const read = check<ConformanceReport>(REPORT_SCHEMA, value);
+  if (!read.ok) throw new DiffError(`${where} is no conformance report: ${read.errors.slice(0, 3).join('; ')}`);
+  return read.value;
+}
+
+/** The reports of a conformance.json: its own, or a matrix's targets', each in its folder below the matrix's. */
+function reportsOfFile(file: string): ConformanceReport[] {
+  const value = parsed(readText(file), file) as { kind?: unknown; targets?: unknown } | null;
+  if (value?.kind !== 'matrix') return [reportOf(value, file)];
+  const dir = path.dirname(file);
+  const targets = Array.isArray(value.targets) ? value.targets : [];
+  return targets.map((t: { report?: unknown }) => {
+    const page = typeof t?.report === 'string' ? path.resolve(dir, t.report) : '';
+    if (!page.startsWith(path.join(dir, 'targets') + path.sep)) throw new DiffError(`${file}: a target's report lies outside its targets/ folder`);
+    const own = path.join(path.dirname(page), 'conformance.json');
+    return reportOf(parsed(readText(own), own), own);
+  });
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new DiffError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** A bundle's report, once the bundle verifies: a diff of a changed bundle would compare what nobody ran. */
+function reportsOfBundle(where: string): ConformanceReport[] {
+  let files: ReturnType<typeof readBundle>;
+  try {
+    files = readBundle(where);
+  } catch (error) {
+    if (error instanceof BundleError) throw new DiffError(`${where} cannot be read: ${error.message}`);
+    throw error;
+  }
+  // Digests first: a bundle another suite made is compared all the same (diffRuns names the other judge), but
+  // only as it was written.
+  const [problem] = verifyBundle(files).differences;
+  if (problem !== undefined) throw new DiffError(`${where} does not verify (${problem}); admin-api-conformance verify names every difference`);
+  const name = `${REPORTS}/conformance.json`;
+  return [reportOf(parsed(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
+}
+
+/** The reports of a run as given: a bundle, a report folder, or a conformance.json. */
+function runOf(given: string): ConformanceReport[] {
+  const where = path.resolve(given);
+  if (!existsSync(where)) throw new DiffError(`there is no file or folder ${where}`);
+  if (statSync(where).isDirectory()) {
+    if (existsSync(path.join(where, 'manifest.json'))) return reportsOfBundle(where);
+    if (existsSync(path.join(where, 'conformance.json'))) return reportsOfFile(path.join(where, 'conformance.json'));
+    throw new DiffError(`${where} holds neither a conformance.json nor an evidence bundle`);
+  }
+  return /\.(tar\.gz|tgz)$/.test(where) ? reportsOfBundle(where) : reportsOfFile(where);
+}
+
+function diff(args: string[]): number {
+  const at = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
+  const format = at < 0 ? 'text' : args[at] === '--format' ? args[at + 1] : args[at].slice('--format='.length);
+  const runs = at < 0 ? args : args.filter((_, i) => i !== at && !(args[at] === '--format' && i === at + 1));
+  if (runs.length !== 2 || runs.some((r) => r.startsWith('-')) || !FORMATS.includes(format ?? '')) throw new DiffError(USAGE);
+  const [old, neu] = runs.map((r) => ({ source: r, reports: runOf(r) }));
+  const result = diffRuns(old, neu);
+  if (result.changes.length === 0 && result.unchanged === 0)
+    throw new DiffError(`the runs share no target to compare (${result.unpaired.map((u) => `${u.target} only in the ${u.in} run`).join(', ')})`, 3);
+  if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (format === 'markdown') process.stdout.write(diffMarkdown(result));
+  else
+    process.stdout.write(
+      diffText(result)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+  return result.regressions > 0 ? 1 : 0;
+}
+
+try {
+  process.exit(diff(process.argv.slice(2)));
+} catch (error) {
+  if (!(error instanceof DiffError)) throw error;
+  process.stderr.write(`admin-api-conformance diff: ${visible(error.message)}\n`);
+  process.exit(error.exitCode);
+}

@@ -1,0 +1,71 @@
+import { visible } from '../harness/files/visible.ts';
+import { markdownCode, markdownText } from '../reporters/escape.ts';
+import type { ChangeKind, ClauseChange, RunDiff } from './diff.ts';
+
+// A diff as a person reads it: in the terminal, and as Markdown fit for a pull-request comment. Pure functions.
+
+/** Each kind in words, in the order a reader wants them: what got worse first. */
+const KINDS: [ChangeKind, string][] = [
+  ['regressed', 'regressed'],
+  ['deviation-ended', 'failing again, no longer a known deviation'],
+  ['clause-removed', 'no longer in the catalogue'],
+  ['no-longer-exercised', 'no longer exercised'],
+  ['evidence-changed', 'still failing, with other evidence'],
+  ['status-changed', 'otherwise changed'],
+  ['deviation-added', 'failing, now a known deviation'],
+  ['newly-exercised', 'newly exercised'],
+  ['clause-added', 'new in the catalogue'],
+  ['fixed', 'fixed'],
+];
+
+function headline(diff: RunDiff): string {
+  const changed = diff.changes.length;
+  const worse = diff.regressions === 0 ? 'nothing regressed' : `${diff.regressions} regressed`;
+  return `Conformance diff: ${worse}; ${changed} clause${changed === 1 ? '' : 's'} changed, ${diff.unchanged} unchanged`;
+}
+
+function change(c: ClauseChange, several: boolean): string {
+  const where = several ? `${c.target}: ` : '';
+  const statuses = `${c.from ?? 'absent'} → ${c.to ?? 'absent'}`;
+  return `${where}${c.id} (${c.level}, ${statuses})${c.why ? `: ${c.why}` : ''}`;
+}
+
+const severalTargets = (diff: RunDiff) => new Set(diff.changes.map((c) => c.target)).size > 1 || diff.old.verdicts.length > 1;
+
+/** The lines of the terminal's diff. */
+export function diffText(diff: RunDiff): string[] {
+  const several = severalTargets(diff);
+  const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
+  for (const line of diff.judgeChanged) lines.push(`  judged by another ${line}: a change may be the judge's, not the target's`);
+  for (const [i, before] of diff.old.verdicts.entries()) {
+    const after = diff.new.verdicts.find((v) => v.target === before.target) ?? (diff.new.verdicts.length === 1 ? diff.new.verdicts[0] : undefined);
+    if (after && (after.verdict !== before.verdict || i === 0))
+      lines.push(`  verdict${several ? ` of ${after.target}` : ''}: ${before.verdict} → ${after.verdict}`);
+  }
+  for (const u of diff.unpaired) lines.push(`  ${u.target}: only in the ${u.in} run, not compared`);
+  for (const [kind, words] of KINDS) {
+    const of = diff.changes.filter((c) => c.kind === kind);
+    if (of.length === 0) continue;
+    lines.push(`${words} (${of.length}):`);
+    for (const c of of) lines.push(`  ${change(c, several)}`);
+  }
+  // What a report says came from a target: control characters and escape sequences are shown, never acted on.
+  return lines.map((line) => visible(line));
+}
+
+/** The diff as Markdown, for a pull-request comment or a job summary. */
+export function diffMarkdown(diff: RunDiff): string {
+  const several = severalTargets(diff);
+  const out = [`### ${markdownText(headline(diff))}`, '', `Old: ${markdownCode(diff.old.source)} · new: ${markdownCode(diff.new.source)}`, ''];
+  for (const line of diff.judgeChanged) out.push(`> Judged by another ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
+  for (const u of diff.unpaired) out.push(`- ${markdownText(u.target)}: only in the ${u.in} run, not compared`);
+  if (diff.unpaired.length > 0) out.push('');
+  if (diff.changes.length === 0) return `${out.join('\n')}No clause changed.\n`;
+  out.push(`| Change | ${several ? 'Target | ' : ''}Clause | Old | New | Why |`, `|---|${several ? '---|' : ''}---|---|---|---|`);
+  for (const [kind, words] of KINDS)
+    for (const c of diff.changes.filter((x) => x.kind === kind))
+      out.push(
+        `| ${words} | ${several ? `${markdownText(c.target)} | ` : ''}${markdownCode(c.id, true)} | ${c.from ?? 'absent'} | ${c.to ?? 'absent'} | ${markdownText(c.why ?? '')} |`,
+      );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,151 @@
+import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from '../reporters/conformance-result.ts';
+
+// Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
+// reading them (files, folders, bundles) is diff-command.ts's.
+
+/** What a clause's change means, from the old run to the new. */
+export type ChangeKind =
+  | 'regressed'
+  | 'deviation-ended'
+  | 'fixed'
+  | 'deviation-added'
+  | 'newly-exercised'
+  | 'no-longer-exercised'
+  | 'evidence-changed'
+  | 'status-changed'
+  | 'clause-added'
+  | 'clause-removed';
+
+/** The kinds that make the new run worse than the old: a diff with any of them exits 1. */
+export const REGRESSIONS: readonly ChangeKind[] = ['regressed', 'deviation-ended'];
+
+export interface ClauseChange {
+  target: string;
+  id: string;
+  level: string;
+  kind: ChangeKind;
+  from?: ClauseStatus;
+  to?: ClauseStatus;
+  /** Why, in a line: the new run's reason or its first violation. */
+  why?: string;
+}
+
+/** One run as the diff names it. */
+export interface DiffSide {
+  source: string;
+  suite: string;
+  contractsHash: string;
+  document: string;
+  verdicts: { target: string; verdict: Verdict }[];
+}
+
+export interface RunDiff {
+  kind: 'diff';
+  diffVersion: 1;
+  old: DiffSide;
+  new: DiffSide;
+  /** Differences of the judge itself, which may explain a change better than the target: another suite, other contracts or another text of the document. */
+  judgeChanged: string[];
+  /** Targets of one run only, by name: not compared. */
+  unpaired: { target: string; in: 'old' | 'new' }[];
+  changes: ClauseChange[];
+  unchanged: number;
+  regressions: number;
+}
+
+const JUDGED: ClauseStatus[] = ['passed', 'failed', 'known-deviation', 'observed'];
+
+/** What a failure consists of, without what differs between any two runs (durations, the host in a curl line). */
+function failureOf(clause: ClauseResult): string {
+  const violations = clause.evidence?.violations ?? [];
+  return JSON.stringify(violations.map((v) => [v.request.method, v.request.path, v.pointer, v.required, v.received]));
+}
+
+/** How a clause changed between two runs; undefined when it did not. */
+export function classify(before: ClauseResult | undefined, after: ClauseResult | undefined): ChangeKind | undefined {
+  if (before === undefined) return after === undefined ? undefined : 'clause-added';
+  if (after === undefined) return 'clause-removed';
+  const [from, to] = [before.status, after.status];
+  if (from === to) return from === 'failed' && failureOf(before) !== failureOf(after) ? 'evidence-changed' : undefined;
+  const [wasJudged, isJudged] = [JUDGED.includes(from), JUDGED.includes(to)];
+  if (!wasJudged && isJudged) return 'newly-exercised';
+  if (wasJudged && !isJudged) return 'no-longer-exercised';
+  if (to === 'failed') return from === 'known-deviation' ? 'deviation-ended' : 'regressed';
+  // A clause that passed and now fails under a known deviation regressed: the deviation only excuses it.
+  if (to === 'known-deviation') return from === 'passed' ? 'regressed' : 'deviation-added';
+  if (to === 'passed' && (from === 'failed' || from === 'known-deviation')) return 'fixed';
+  return 'status-changed';
+}
+
+function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
+  const [violation] = after?.evidence?.violations ?? [];
+  if (violation !== undefined && (kind === 'regressed' || kind === 'deviation-ended' || kind === 'evidence-changed' || kind === 'newly-exercised'))
+    return `${violation.request.method} ${violation.request.path}: ${violation.pointer || '(the body)'} is ${violation.received}; ${violation.required}`;
+  if (kind === 'deviation-added') return after?.deviation?.reason;
+  if (kind === 'deviation-ended') return before?.deviation ? `the deviation "${before.deviation.reason}" no longer applies` : undefined;
+  return after?.reason ?? before?.reason;
+}
+
+/** Each target of a run by name; a run of one target pairs with the other run's one target whatever their names. */
+function pairs(before: ConformanceReport[], after: ConformanceReport[]): { pairs: [ConformanceReport, ConformanceReport][]; unpaired: RunDiff['unpaired'] } {
+  if (before.length === 1 && after.length === 1) return { pairs: [[before[0], after[0]]], unpaired: [] };
+  const byName = new Map(after.map((r) => [r.target.name, r]));
+  const paired = before.filter((r) => byName.has(r.target.name)).map((r): [ConformanceReport, ConformanceReport] => [r, byName.get(r.target.name)!]);
+  const olds = new Set(before.map((r) => r.target.name));
+  return {
+    pairs: paired,
+    unpaired: [
+      ...before.filter((r) => !byName.has(r.target.name)).map((r) => ({ target: r.target.name, in: 'old' as const })),
+      ...after.filter((r) => !olds.has(r.target.name)).map((r) => ({ target: r.target.name, in: 'new' as const })),
+    ],
+  };
+}
+
+function sideOf(source: string, reports: ConformanceReport[]): DiffSide {
+  const [first] = reports;
+  return {
+    source,
+    suite: first.suite.version,
+    contractsHash: first.suite.contractsHash,
+    document: first.document.sha256,
+    verdicts: reports.map((r) => ({ target: r.target.name, verdict: r.verdict })),
+  };
+}
+
+/** The clause-by-clause difference of two runs, each given as its targets' reports. */
+export function diffRuns(old: { source: string; reports: ConformanceReport[] }, neu: { source: string; reports: ConformanceReport[] }): RunDiff {
+  const [a, b] = [sideOf(old.source, old.reports), sideOf(neu.source, neu.reports)];
+  const judgeChanged = [
+    a.suite !== b.suite ? `the suite: ${a.suite} then ${b.suite}` : undefined,
+    a.contractsHash !== b.contractsHash ? `the contracts: ${a.contractsHash.slice(0, 12)} then ${b.contractsHash.slice(0, 12)}` : undefined,
+    a.document !== b.document ? `the document's text: sha256 ${a.document.slice(0, 12)} then ${b.document.slice(0, 12)}` : undefined,
+  ].filter((line): line is string => line !== undefined);
+  const matched = pairs(old.reports, neu.reports);
+  const changes: ClauseChange[] = [];
+  let unchanged = 0;
+  for (const [before, after] of matched.pairs) {
+    const target = after.target.name;
+    const earlier = new Map(before.clauses.map((c) => [c.id, c]));
+    const later = new Map(after.clauses.map((c) => [c.id, c]));
+    for (const id of [...new Set([...earlier.keys(), ...later.keys()])]) {
+      const [from, to] = [earlier.get(id), later.get(id)];
+      const kind = classify(from, to);
+      if (kind === undefined) {
+        unchanged += 1;
+        continue;
+      }
+      changes.push({ target, id, level: (to ?? from)!.level, kind, from: from?.status, to: to?.status, why: whyOf(kind, to, from) });
+    }
+  }
+  return {
+    kind: 'diff',
+    diffVersion: 1,
+    old: a,
+    new: b,
+    judgeChanged,
+    unpaired: matched.unpaired,
+    changes,
+    unchanged,
+    regressions: changes.filter((c) => REGRESSIONS.includes(c.kind)).length,
+  };
+}

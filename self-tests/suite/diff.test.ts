@@ -1,0 +1,146 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { classify, diffRuns, type ChangeKind, type RunDiff } from '../../commands/diff.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
+import type { ClauseResult, ClauseStatus, ConformanceReport } from '../../reporters/conformance-result.ts';
+import { tamperedCopy, unpack } from '../support/bundles.ts';
+import { referenceTargetEnv, runCommand, runSuite, type SuiteRun } from '../support/run-suite.ts';
+
+// diff lines up two runs by clause id and target, and says what changed and why; it exits 1 only when a
+// clause got worse. The kinds are data; a few runs of the reference target, faithful and broken, prove the wiring.
+
+const clause = (status: ClauseStatus, violation?: string): ClauseResult =>
+  ({
+    id: 'projects.response.json',
+    section: '5',
+    level: 'MUST',
+    title: 'a title',
+    status,
+    ...(violation && {
+      evidence: { violations: [{ pointer: '/projects', received: violation, required: 'an array', request: { method: 'GET', path: '/api/admin/projects' } }] },
+    }),
+  }) as ClauseResult;
+
+const KINDS: [ClauseResult | undefined, ClauseResult | undefined, ChangeKind | undefined][] = [
+  [clause('passed'), clause('passed'), undefined],
+  [clause('passed'), clause('failed', 'null'), 'regressed'],
+  [clause('passed'), clause('known-deviation', 'null'), 'regressed'],
+  [clause('known-deviation', 'null'), clause('failed', 'null'), 'deviation-ended'],
+  [clause('failed', 'null'), clause('known-deviation', 'null'), 'deviation-added'],
+  [clause('failed', 'null'), clause('passed'), 'fixed'],
+  [clause('known-deviation', 'null'), clause('passed'), 'fixed'],
+  [clause('not-exercised'), clause('passed'), 'newly-exercised'],
+  [clause('errored'), clause('failed', 'null'), 'newly-exercised'],
+  [clause('passed'), clause('not-exercised'), 'no-longer-exercised'],
+  [clause('failed', 'null'), clause('errored'), 'no-longer-exercised'],
+  [clause('failed', 'null'), clause('failed', 'null'), undefined],
+  [clause('failed', 'null'), clause('failed', '"text"'), 'evidence-changed'],
+  [clause('errored'), clause('not-judged'), 'status-changed'],
+  [undefined, clause('passed'), 'clause-added'],
+  [clause('passed'), undefined, 'clause-removed'],
+];
+
+for (const [before, after, kind] of KINDS)
+  test(`a clause ${before?.status ?? 'absent'} then ${after?.status ?? 'absent'}${after?.evidence ? ` (${after.evidence.violations[0].received})` : ''} is ${kind ?? 'unchanged'}`, () => {
+    expect(classify(before, after)).toBe(kind);
+  });
+
+const report = (name: string, status: ClauseStatus) =>
+  ({
+    target: { name },
+    suite: { version: '1.0.0', contractsHash: 'c'.repeat(64) },
+    document: { sha256: 'd'.repeat(64) },
+    verdict: status === 'failed' ? 'fail' : 'pass',
+    clauses: [clause(status, status === 'failed' ? 'null' : undefined)],
+  }) as ConformanceReport;
+
+test('targets are matched by name; a run of one target matches the other run of one whatever its name', () => {
+  const several = diffRuns(
+    { source: 'old', reports: [report('eu', 'passed'), report('us', 'passed')] },
+    { source: 'new', reports: [report('us', 'failed'), report('asia', 'passed')] },
+  );
+  expect(several.changes.map((c) => [c.target, c.kind])).toEqual([['us', 'regressed']]);
+  expect(several.unpaired).toEqual([
+    { target: 'eu', in: 'old' },
+    { target: 'asia', in: 'new' },
+  ]);
+  const single = diffRuns({ source: 'old', reports: [report('staging', 'failed')] }, { source: 'new', reports: [report('production', 'passed')] });
+  expect(single.changes.map((c) => [c.target, c.kind])).toEqual([['production', 'fixed']]);
+  const apart = diffRuns(
+    { source: 'old', reports: [report('eu', 'passed'), report('us', 'passed')] },
+    { source: 'new', reports: [report('asia', 'passed'), report('au', 'passed')] },
+  );
+  expect([apart.changes.length, apart.unchanged, apart.unpaired.length]).toEqual([0, 0, 4]);
+});
+
+const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+let server: Awaited<ReturnType<typeof startReferenceServer>>;
+let faithful: SuiteRun;
+let broken: SuiteRun;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startReferenceServer(0, [fault]);
+  [faithful, broken] = await Promise.all([runSuite(referenceTargetEnv(server.url)), runSuite(referenceTargetEnv(`${server.url}/variants/${fault.name}`))]);
+});
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => server.server.close(() => resolve()));
+  for (const run of [faithful, broken]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+});
+
+test('a clause that breaks between two runs is named as regressed, with its evidence, exit code 1', async () => {
+  const run = await runCommand(['diff', faithful.reportDir, broken.reportDir]);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  const lines = run.stdout.trim().split('\n');
+  expect(lines[0]).toBe('Conformance diff: 1 regressed; 1 clause changed, 45 unchanged');
+  expect(lines).toContain('  verdict: pass → fail');
+  expect(lines).toContain('regressed (1):');
+  expect(lines.find((l) => l.startsWith('  signup-token.state.expired-not-enabled (MUST, passed → failed): GET /api/admin/invite-link/tokens/'))).toBeDefined();
+});
+
+test('the same runs the other way round: fixed, nothing regressed, exit code 0; as JSON and Markdown', async () => {
+  const json = await runCommand(['diff', path.join(broken.reportDir, 'conformance.json'), faithful.reportDir, '--format', 'json']);
+  expect(json.exitCode, json.stdout + json.stderr).toBe(0);
+  const diff = JSON.parse(json.stdout) as RunDiff;
+  expect(diff.changes.map((c) => [c.id, c.kind, c.from, c.to])).toEqual([['signup-token.state.expired-not-enabled', 'fixed', 'failed', 'passed']]);
+  expect([diff.regressions, diff.judgeChanged, diff.unpaired]).toEqual([0, [], []]);
+  const markdown = await runCommand(['diff', broken.reportDir, faithful.reportDir, '--format=markdown']);
+  expect(markdown.exitCode).toBe(0);
+  expect(markdown.stdout).toContain('| fixed | `signup-token.state.expired-not-enabled` | failed | passed |');
+});
+
+test('evidence bundles are compared once they verify; a changed bundle is refused in one line, exit code 2', async () => {
+  const [before, after] = await Promise.all([unpack(path.join(faithful.reportDir, 'evidence.tar.gz')), unpack(path.join(broken.reportDir, 'evidence.tar.gz'))]);
+  const copy = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-archive-'));
+  try {
+    cpSync(path.join(faithful.reportDir, 'evidence.tar.gz'), path.join(copy, 'evidence.tar.gz'));
+    const bundled = await runCommand(['diff', path.join(copy, 'evidence.tar.gz'), after]);
+    expect(bundled.exitCode, bundled.stdout + bundled.stderr).toBe(1);
+    expect(bundled.stdout).toContain('regressed (1):');
+    // A report edited to say the clause passed, in a bundle: its digest no longer holds.
+    const tampered = tamperedCopy(after, 'reports/conformance.json', (text) => text.replace('"status": "failed"', '"status": "passed"'));
+    const refused = await runCommand(['diff', before, tampered]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^admin-api-conformance diff: \S+ does not verify \(.*reports\/conformance\.json.*\); admin-api-conformance verify names every difference$/,
+      ),
+    ]);
+  } finally {
+    for (const dir of [before, after, copy]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('what cannot be compared is one line, exit code 2: a usage mistake, a missing run, an unknown format', async () => {
+  const usage = await runCommand(['diff', faithful.reportDir]);
+  expect([usage.exitCode, usage.stderr]).toEqual([
+    2,
+    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]\n',
+  ]);
+  const missing = await runCommand(['diff', faithful.reportDir, '/nonexistent/run']);
+  expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
+  const format = await runCommand(['diff', faithful.reportDir, broken.reportDir, '--format', 'xml']);
+  expect(format.exitCode).toBe(2);
+});
