@@ -83,7 +83,32 @@ export function loadTargets(env: Record<string, string | undefined> = process.en
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
   const several = loadSeveral(files, env, cwd);
-  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shard, () => runIdentity(vars, env))) };
+  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shareGiven(shard, env), () => runIdentity(vars, env))) };
+}
+
+/**
+ * The share as i/n: as given, or with `auto` the CI engine's own index. GitLab's `parallel:` numbers its jobs
+ * from 1 of CI_NODE_TOTAL; a Kubernetes Indexed Job from 0, and tells no pod how many there are: `auto/n`.
+ */
+export function shareGiven(text: string, env: Record<string, string | undefined>): string {
+  const auto = /^\s*auto\s*(?:\/\s*(\d+)\s*)?$/.exec(text);
+  if (!auto) return text;
+  const { CI_NODE_INDEX, CI_NODE_TOTAL, JOB_COMPLETION_INDEX } = env;
+  if (CI_NODE_INDEX && CI_NODE_TOTAL) {
+    if (auto[1] !== undefined && auto[1] !== CI_NODE_TOTAL.trim())
+      throw new ConfigError(`${SHARD_VARIABLE}=${text.trim()} gives ${auto[1]} shares, GitLab's CI_NODE_TOTAL ${CI_NODE_TOTAL}: give auto alone`);
+    return `${CI_NODE_INDEX}/${CI_NODE_TOTAL}`;
+  }
+  if (JOB_COMPLETION_INDEX && /^\d+$/.test(JOB_COMPLETION_INDEX)) {
+    if (auto[1] === undefined)
+      throw new ConfigError(
+        `${SHARD_VARIABLE}=auto in a Kubernetes Indexed Job needs the number of completions, which no pod is told: give auto/<completions>`,
+      );
+    return `${Number(JOB_COMPLETION_INDEX) + 1}/${auto[1]}`;
+  }
+  throw new ConfigError(
+    `${SHARD_VARIABLE}=${text.trim()} takes the share from the CI engine: GitLab's parallel: (CI_NODE_INDEX, CI_NODE_TOTAL) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), and neither is set here; give i/n`,
+  );
 }
 
 /**

@@ -79,6 +79,12 @@ test('shards judge their own targets whole, and merged give the report of one ru
   }
 });
 
+test("with --shard=auto a job of GitLab's parallel: judges the share its CI_NODE_INDEX names", async () => {
+  const run = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2', CI_PIPELINE_ID: '88' }, ['--shard=auto']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+  expect([matrixOf(run)?.shard, matrixOf(run)?.run, matrixOf(run)?.targets.map((t) => t.name)]).toEqual(['2/2', 'gitlab 88', ['broken']]);
+});
+
 test('a merge that lacks a shard is no verdict, exit code 3, naming the targets not judged', async () => {
   const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', ...RUN });
   const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));

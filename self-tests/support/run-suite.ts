@@ -30,7 +30,17 @@ const CLEARED = Object.keys(process.env).filter(
     k.startsWith('CONFORMANCE_') ||
     (k.startsWith('PLAYWRIGHT_') && k !== 'PLAYWRIGHT_TRANSFORM_CACHE_DIR') ||
     k.startsWith('ADMIN_API_CONFORMANCE_') ||
-    ['TEST_WORKER_INDEX', 'GITHUB_STEP_SUMMARY', 'GITHUB_RUN_ID', 'GITHUB_RUN_ATTEMPT', 'CI_PIPELINE_ID', 'BUILDKITE_BUILD_ID'].includes(k) ||
+    [
+      'TEST_WORKER_INDEX',
+      'GITHUB_STEP_SUMMARY',
+      'GITHUB_RUN_ID',
+      'GITHUB_RUN_ATTEMPT',
+      'CI_PIPELINE_ID',
+      'BUILDKITE_BUILD_ID',
+      'CI_NODE_INDEX',
+      'CI_NODE_TOTAL',
+      'JOB_COMPLETION_INDEX',
+    ].includes(k) ||
     (CI_MARKERS as readonly string[]).includes(k) ||
     PROXY_VARIABLES.includes(k.toUpperCase()),
 );
