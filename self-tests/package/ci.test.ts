@@ -245,6 +245,46 @@ test('the GitLab recipe: the job fails on a violation and leaves junit.xml and t
   expect(report.verdict).toBe('fail');
 });
 
+test("the GitLab parallel recipe: each job judges the share its CI_NODE_INDEX names, the gate merges them and fails on the run's violation", async () => {
+  type Job = { variables: Record<string, string>; script: string[]; parallel?: number };
+  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-parallel.yml'), 'utf8')) as { conformance: Job; gate: Job };
+  const token = recipeTarget().CONFORMANCE_ADMIN_TOKEN;
+  // A GitLab runner sets none of the GitHub variables runSteps gives by default.
+  const pipeline = { GITHUB_ACTIONS: '', GITHUB_RUN_ID: '', GITHUB_RUN_ATTEMPT: '', GITLAB_CI: 'true', CI_PIPELINE_ID: '4711', SUITE_PACKAGE: tarball };
+  const gate = runner();
+  const total = doc.conformance.parallel!;
+  expect(total).toBe(DEPLOYMENTS.length);
+  for (let index = 1; index <= total; index++) {
+    const r = runner();
+    mkdirSync(path.join(r.workspace, 'conformance', 'targets'), { recursive: true });
+    for (const name of DEPLOYMENTS) writeFileSync(path.join(r.workspace, 'conformance', 'targets', `${name}.yaml`), `name: ${name}\nbaseUrl: ${urlOf(name)}\n`);
+    const ran = await runSteps(r, [{ name: 'script', run: doc.conformance.script.join('\n'), env: {} }], {
+      ...doc.conformance.variables,
+      ...pipeline,
+      CI_NODE_INDEX: String(index),
+      CI_NODE_TOTAL: String(total),
+      DEPLOYMENT_ADMIN_TOKENS: DEPLOYMENTS.map((name) => `${name}=${token}`).join('\n'),
+    });
+    expect(ran.exitCode, ran.log).toBe(0);
+    const shard = path.join(r.workspace, `conformance-report-${index}`);
+    const matrix: MatrixReport = JSON.parse(readFileSync(path.join(shard, 'conformance.json'), 'utf8'));
+    expect([matrix.shard, matrix.run, matrix.targets.map((t) => t.name)]).toEqual([`${index}/${total}`, 'gitlab 4711', [DEPLOYMENTS[index - 1]]]);
+    // GitLab hands the gate job every artifact of the stage before, in its workspace.
+    cpSync(shard, path.join(gate.workspace, `conformance-report-${index}`), { recursive: true });
+  }
+  const merged = await runSteps(gate, [{ name: 'script', run: doc.gate.script.join('\n'), env: {} }], { ...doc.gate.variables, ...pipeline });
+  expect(merged.exitCode, merged.log).toBe(1);
+  const matrix = readMatrix(gate.workspace);
+  expect([matrix.verdict, matrix.targets.map((t) => [t.name, t.verdict])]).toEqual([
+    'fail',
+    [
+      ['apac', 'pass'],
+      ['eu', 'pass'],
+      ['us', 'fail'],
+    ],
+  ]);
+});
+
 test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {
   const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'github-action.yml'), 'utf8')) as {
     jobs: { conformance: { steps: { uses?: string; with?: Record<string, string> }[] } };
