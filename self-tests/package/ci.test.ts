@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parse as parseYaml } from 'yaml';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
@@ -275,6 +275,51 @@ test("the GitLab parallel recipe: each job judges the share its CI_NODE_INDEX na
   const merged = await runSteps(gate, [{ name: 'script', run: doc.gate.script.join('\n'), env: {} }], { ...doc.gate.variables, ...pipeline });
   expect(merged.exitCode, merged.log).toBe(1);
   const matrix = readMatrix(gate.workspace);
+  expect([matrix.verdict, matrix.targets.map((t) => [t.name, t.verdict])]).toEqual([
+    'fail',
+    [
+      ['apac', 'pass'],
+      ['eu', 'pass'],
+      ['us', 'fail'],
+    ],
+  ]);
+});
+
+test("the Kubernetes recipe: each pod of the Indexed Job judges the share its JOB_COMPLETION_INDEX names, the merge Job fails on the run's violation", async () => {
+  type Container = { env: { name: string; value?: string }[]; command: string[] };
+  type Job = { metadata: { name: string }; spec: { completions?: number; template: { spec: { containers: Container[] } } } };
+  const jobs = parseAllDocuments(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'kubernetes-indexed-job.yaml'), 'utf8')).map((d) => d.toJS() as Job);
+  const [shards, merge] = ['conformance-shards', 'conformance-merge'].map((name) => jobs.find((j) => j.metadata.name === name)!);
+  // The container as Kubernetes starts it: its env (a value from the downward API filled in as the Job would)
+  // and its `sh -c` script; the Secret and the volume are folders of this machine.
+  const token = recipeTarget().CONFORMANCE_ADMIN_TOKEN;
+  const [targets, reports] = [mkdtempSync(path.join(os.tmpdir(), 'conformance-k8s-targets-')), mkdtempSync(path.join(os.tmpdir(), 'conformance-k8s-reports-'))];
+  for (const name of DEPLOYMENTS) writeFileSync(path.join(targets, `${name}.yaml`), `name: ${name}\nbaseUrl: ${urlOf(name)}\nadminToken: ${token}\n`);
+  const pod = (job: Job, extra: Record<string, string>) => {
+    const [container] = job.spec.template.spec.containers;
+    // The one value from the downward API is the Job's uid, the run's identity.
+    const env = Object.fromEntries(container.env.map((e) => [e.name, e.value ?? 'job-uid-0c1d']));
+    const script = container.command.at(-1)!.replaceAll('"$SUITE_PACKAGE"', `"${tarball}"`);
+    // No GitHub variable in a pod: runSteps gives them by default.
+    const notGitHub = { GITHUB_ACTIONS: '', GITHUB_RUN_ID: '', GITHUB_RUN_ATTEMPT: '' };
+    return runSteps(runner(), [{ name: job.metadata.name, run: script, env: {} }], {
+      ...notGitHub,
+      ...env,
+      TARGETS_DIR: targets,
+      REPORTS_DIR: reports,
+      ...extra,
+    });
+  };
+  expect(shards.spec.completions).toBe(DEPLOYMENTS.length);
+  for (let index = 0; index < DEPLOYMENTS.length; index++) {
+    const ran = await pod(shards, { JOB_COMPLETION_INDEX: String(index) });
+    expect(ran.exitCode, ran.log).toBe(0);
+    const matrix: MatrixReport = JSON.parse(readFileSync(path.join(reports, 'shards', String(index), 'conformance.json'), 'utf8'));
+    expect([matrix.shard, matrix.run, matrix.targets.map((t) => t.name)]).toEqual([`${index + 1}/3`, 'job-uid-0c1d', [DEPLOYMENTS[index]]]);
+  }
+  const merged = await pod(merge, {});
+  expect(merged.exitCode, merged.log).toBe(1);
+  const matrix: MatrixReport = JSON.parse(readFileSync(path.join(reports, 'merged', 'conformance.json'), 'utf8'));
   expect([matrix.verdict, matrix.targets.map((t) => [t.name, t.verdict])]).toEqual([
     'fail',
     [
