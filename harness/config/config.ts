@@ -101,17 +101,30 @@ const settingName = (variable: string) => {
 const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
 
 function readTargetFile(file: string): Source {
-  const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), readYamlFile(file, 'the target file'));
-  if (!read.ok)
-    throw new ConfigError(`the target file ${file}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
+  return targetSource(readYamlFile(file, 'the target file'), path.dirname(file), `the target file ${file}`);
+}
+
+/** The keys of a target file that hold secrets: a fleet file names the environment variable of each instead. */
+export const TOKEN_KEYS = ['adminToken', 'forbiddenToken', 'forbiddenTokenSignup', 'forbiddenTokenProjects', 'signupTokens'];
+
+/** A target described as a target file does, read from `where`: its paths relative to `dir`. */
+export function targetSource(value: unknown, dir: string, where: string): Source {
+  const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), value);
+  if (!read.ok) throw new ConfigError(`${where}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
   const out: Source = {};
-  for (const [key, value] of Object.entries(read.value)) {
+  for (const [key, entry] of Object.entries(read.value)) {
     // The product block stands for the product variables (PRODUCT_VARIABLES).
-    if (key === 'product' && Object.assign(out, productSource(value as unknown as Record<string, string>))) continue;
-    const text = Array.isArray(value) ? value.join(',') : String(value);
-    out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(path.dirname(file), text) : text;
+    if (key === 'product' && Object.assign(out, productSource(entry as unknown as Record<string, string>))) continue;
+    const text = Array.isArray(entry) ? entry.join(',') : String(entry);
+    out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(dir, text) : text;
   }
   return out;
+}
+
+/** One target of several, already read: from a fleet file (harness/config/fleet-file.ts), with where it came from. */
+export interface TargetEntry {
+  where: string;
+  source: Source;
 }
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */
@@ -129,15 +142,15 @@ const without = (source: Source, names: Set<string>): Source => Object.fromEntri
  * The command line and environment first, then the target file, then `.env`. With `targetFile` (one of
  * several targets), the file alone describes the target.
  */
-function mergeSources(env: Source, cwd: string, targetFile?: string): Merged & { fileName?: string } {
+function mergeSources(env: Source, cwd: string, target?: string | TargetEntry): Merged & { fileName?: string } {
   const vars = readVariables(env, cwd);
-  if (targetFile !== undefined) {
+  if (target !== undefined) {
     const given = [...PER_TARGET_VARIABLES].find((v) => vars.env[v] !== undefined);
     if (given) throw new ConfigError(`CONFORMANCE_TARGETS names the target files, which alone describe their targets; unset ${given}`);
-    const file = readTargetFile(path.resolve(cwd, targetFile));
-    if (file.CONFORMANCE_BASE_URL === undefined)
-      throw new ConfigError(`the target file ${targetFile} has no baseUrl; every file in CONFORMANCE_TARGETS must name a deployment`);
-    return { ...merge({ env: vars.env, file, dotenv: without(vars.dotenv, PER_TARGET_VARIABLES) }, targetFile), fileName: targetFile };
+    const [file, where] = typeof target === 'string' ? [readTargetFile(path.resolve(cwd, target)), `the target file ${target}`] : [target.source, target.where];
+    if (file.CONFORMANCE_BASE_URL === undefined) throw new ConfigError(`${where} has no baseUrl; every target in CONFORMANCE_TARGETS must name a deployment`);
+    const fileName = typeof target === 'string' ? target : target.where;
+    return { ...merge({ env: vars.env, file, dotenv: without(vars.dotenv, PER_TARGET_VARIABLES) }, fileName), fileName };
   }
   const fileName = vars.env.CONFORMANCE_TARGET ?? vars.dotenv.CONFORMANCE_TARGET;
   const file = fileName ? readTargetFile(path.resolve(cwd, fileName)) : {};
@@ -353,8 +366,8 @@ export function forbiddenCredentials(both: string[], signup: string[], projects:
 const FOLDER_VARIABLES = ['CONFORMANCE_REPORT_DIR', 'CONFORMANCE_EVIDENCE_DIR'] as const;
 
 /** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
-export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), targetFile?: string): TargetConfig {
-  const { source, notices } = mergeSources(env, cwd, targetFile);
+export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), described?: string | TargetEntry): TargetConfig {
+  const { source, notices } = mergeSources(env, cwd, described);
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ConfigError, loadConfig, type TargetConfig } from './config.ts';
+import { ConfigError, loadConfig, type TargetConfig, type TargetEntry } from './config.ts';
+import { fleetEntries } from './fleet-file.ts';
 import { readVariables } from './sources.ts';
 
 /** Several target files, checked side by side in one run: one Playwright project each. */
@@ -23,7 +24,9 @@ export const slug = (name: string) =>
 
 /** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
 function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): { targets: TargetConfig[]; reportDir: string } {
-  const configs = files.map((file) => loadConfig(env, cwd, file));
+  // A fleet file stands for its targets, each with the tokens its environment variables hold.
+  const described = files.flatMap((file): (string | TargetEntry)[] => fleetEntries(path.resolve(cwd, file), env) ?? [file]);
+  const configs = described.map((target) => loadConfig(env, cwd, target));
   // Every file is read with the same environment and `.env`, and a target file names no report folder.
   const { reportDir } = configs[0];
   const targets = configs.map((config) => ({ ...config, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));

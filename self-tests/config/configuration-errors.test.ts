@@ -227,7 +227,7 @@ const MISTAKES: Mistake[] = [
       writeFileSync(path.join(dir, 'a.yaml'), 'name: staging\nadminToken: reference-admin-token-0f3c9a\n');
       return { CONFORMANCE_TARGETS: path.join(dir, 'a.yaml') };
     },
-    line: 'the target file $DIR/a.yaml has no baseUrl; every file in CONFORMANCE_TARGETS must name a deployment',
+    line: 'the target file $DIR/a.yaml has no baseUrl; every target in CONFORMANCE_TARGETS must name a deployment',
   },
   {
     title: 'a base URL on port 0',

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadTargets } from '../../harness/config/targets.ts';
+import { ConfigError } from '../../harness/files/config-error.ts';
+import { startReferenceServer } from '../../reference-server/server.ts';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { FAULTS } from '../../reference-server/variants/index.ts';
+import type { MatrixReport } from '../../reporters/matrix-result.ts';
+import { runSuite } from '../support/run-suite.ts';
+
+// A fleet file lists many targets with the settings they share, and names the environment variable of each
+// token rather than hold it: CONFORMANCE_TARGETS takes it as it takes target files, side by side with them.
+
+let dir: string;
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-fleet-'));
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOKENS = { EU_TOKEN: 'eu-admin-0123456789', US_TOKEN: 'us-admin-9876543210', US_SIGNUP: 'us-signup-aaaa1111,us-signup-bbbb2222' };
+
+function fleet(text: string): string {
+  const file = path.join(dir, `fleet-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+test('each target of a fleet file takes the defaults, its own settings, and its tokens from the variables it names', () => {
+  const file = fleet(`defaults:
+  claim: [core, projects-data]
+  timeoutMs: 5000
+  deviations: ./deviations.yaml
+targets:
+  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN }
+  - { name: us, baseUrl: "https://us.example.com", adminTokenFrom: US_TOKEN, signupTokensFrom: US_SIGNUP, timeoutMs: 9000 }
+`);
+  writeFileSync(path.join(dir, 'deviations.yaml'), 'deviations: []\n');
+  const run = loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
+  expect(run.targets.map((t) => [t.name, t.baseUrl, t.adminToken, t.signupTokens, t.timeoutMs, t.claim])).toEqual([
+    ['eu', 'https://eu.example.com', TOKENS.EU_TOKEN, [], 5000, ['core', 'projects-data']],
+    ['us', 'https://us.example.com', TOKENS.US_TOKEN, ['us-signup-aaaa1111', 'us-signup-bbbb2222'], 9000, ['core', 'projects-data']],
+  ]);
+  expect(run.reportDir).toBe(path.join(dir, 'conformance-report'));
+});
+
+const REFUSED: [string, string, string][] = [
+  [
+    'a token written in the file',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminToken: "eu-admin-0123456789" }\n',
+    '$FILE, target 1 gives adminToken itself; a fleet file holds no token: name its environment variable, as adminTokenFrom: EU_ADMIN_TOKEN',
+  ],
+  [
+    'a token variable that is not set',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_MISSING }\n',
+    '$FILE, target 1 takes adminToken from EU_MISSING, which is not set or empty',
+  ],
+  [
+    'a token variable that is no variable name',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: "*:*.abc" }\n',
+    '$FILE, target 1: adminTokenFrom must name an environment variable, such as EU_ADMIN_TOKEN',
+  ],
+  [
+    'defaults that name a deployment',
+    'defaults: { baseUrl: "https://eu.example.com" }\ntargets:\n  - { name: eu, adminTokenFrom: EU_TOKEN }\n',
+    '$FILE: defaults give baseUrl, which each target has its own',
+  ],
+  ['no target', 'targets: []\n', '$FILE: targets must be a list of one target or more'],
+  ['a key besides defaults and targets', 'targets: [{ name: eu }]\nextra: 1\n', 'the fleet file $PATH has a key "extra"; it holds defaults and targets only'],
+  [
+    'a target without a base URL',
+    'targets:\n  - { name: eu, adminTokenFrom: EU_TOKEN }\n',
+    '$FILE, target 1 has no baseUrl; every target in CONFORMANCE_TARGETS must name a deployment',
+  ],
+];
+
+for (const [title, text, line] of REFUSED)
+  test(`a fleet file with ${title} is refused in one line that quotes no token`, () => {
+    const file = fleet(text);
+    let thrown: unknown;
+    try {
+      loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toBe(line.replace('$FILE', `the fleet file ${file}`).replace('$PATH', file));
+    for (const token of Object.values(TOKENS)) expect((thrown as Error).message).not.toContain(token);
+  });
+
+test('a run of a fleet file judges each of its targets, and the matrix names them', async () => {
+  const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
+  const server = await startReferenceServer(0, [fault]);
+  try {
+    const { adminToken, signupTokens } = REFERENCE_FIXTURES;
+    const file = fleet(`defaults: { signupTokensFrom: SIGNUP, adminTokenFrom: ADMIN, claim: [core, projects-data, signup-tokens, expired-token, user-dates] }
+targets:
+  - { name: faithful, baseUrl: "${server.url}" }
+  - { name: broken, baseUrl: "${server.url}/variants/${fault.name}" }
+`);
+    const run = await runSuite({ CONFORMANCE_TARGETS: file, ADMIN: adminToken, SIGNUP: signupTokens.join(',') });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const matrix = run.report as unknown as MatrixReport;
+    expect(matrix.targets.map((t) => [t.name, t.verdict])).toEqual([
+      ['faithful', 'pass'],
+      ['broken', 'fail'],
+    ]);
+  } finally {
+    await new Promise<void>((resolve) => server.server.close(() => resolve()));
+  }
+});
