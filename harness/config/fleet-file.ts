@@ -47,7 +47,8 @@ export function fleetEntries(file: string, env: Source): TargetEntry[] | undefin
   if (value === null || typeof value !== 'object' || !('targets' in value)) return undefined;
   const fleet = value as { defaults?: unknown; targets?: unknown };
   const extra = Object.keys(fleet).find((k) => k !== 'defaults' && k !== 'targets');
-  if (extra !== undefined) throw new ConfigError(`the fleet file ${file} has a key ${JSON.stringify(extra).slice(0, 40)}; it holds defaults and targets only`);
+  // The key is not quoted: a token pasted at the top level would be one.
+  if (extra !== undefined) throw new ConfigError(`the fleet file ${file} has a key besides defaults and targets, which is all it holds`);
   if (!Array.isArray(fleet.targets) || fleet.targets.length === 0)
     throw new ConfigError(`the fleet file ${file}: targets must be a list of one target or more`);
   const defaults = fleet.defaults === undefined ? {} : entryOf(fleet.defaults, `the fleet file ${file}: defaults`, env);

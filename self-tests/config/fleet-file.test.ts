@@ -67,7 +67,11 @@ const REFUSED: [string, string, string][] = [
     '$FILE: defaults give baseUrl, which each target has its own',
   ],
   ['no target', 'targets: []\n', '$FILE: targets must be a list of one target or more'],
-  ['a key besides defaults and targets', 'targets: [{ name: eu }]\nextra: 1\n', 'the fleet file $PATH has a key "extra"; it holds defaults and targets only'],
+  [
+    'a key besides defaults and targets, perhaps a token pasted there',
+    'targets: [{ name: eu }]\neu-admin-0123456789: 1\n',
+    'the fleet file $PATH has a key besides defaults and targets, which is all it holds',
+  ],
   [
     'a target without a base URL',
     'targets:\n  - { name: eu, adminTokenFrom: EU_TOKEN }\n',
