@@ -207,7 +207,7 @@ const MISTAKES: Mistake[] = [
   },
   {
     title: 'a target file that is a FIFO, which would wait for a writer for ever',
-    env: (url, dir) => {
+    env: (_url, dir) => {
       execFileSync('mkfifo', [path.join(dir, 'target.yaml')]);
       return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
     },

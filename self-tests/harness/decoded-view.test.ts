@@ -14,7 +14,6 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
-const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 type Decoded = { text: string; length: number } | undefined;
 
@@ -29,33 +28,31 @@ function referenceBackslash(text: string, i: number): Decoded {
     return isCodePoint(n) ? { text: String.fromCodePoint(n), length: close + 1 - i } : undefined;
   }
   if (next === 'u' || next === 'x') {
-    const digits = text.slice(i + 2, i + (next === 'u' ? 6 : 4));
-    return digits.length === (next === 'u' ? 4 : 2) && HEX.test(digits)
-      ? { text: String.fromCharCode(parseInt(digits, 16)), length: 2 + digits.length }
-      : undefined;
+    const found = (next === 'u' ? /^\\u([0-9a-fA-F]{4})/ : /^\\x([0-9a-fA-F]{2})/).exec(text.slice(i, i + 6));
+    return found ? { text: String.fromCharCode(Number.parseInt(found[1], 16)), length: found[0].length } : undefined;
   }
   if (next !== undefined && SHORT[next] !== undefined) return { text: SHORT[next], length: 2 };
   if (next !== undefined && PUNCTUATION.test(next)) return { text: next, length: 2 };
   return undefined;
 }
 
-const byteAt = (text: string, i: number) =>
-  text[i] === '%' && HEX.test(text.slice(i + 1, i + 3)) && text.length >= i + 3 ? parseInt(text.slice(i + 1, i + 3), 16) : -1;
-
+/**
+ * A percent-encoded character, by the platform's own decoder rather than byte by byte: the shortest run of
+ * one to four %XX that decodeURIComponent takes as one whole character. A U+FFFD decodes nothing, as in the module.
+ */
 function referencePercent(text: string, i: number): Decoded {
-  const lead = byteAt(text, i);
-  if (lead < 0) return undefined;
-  if (lead < 0x80) return { text: String.fromCharCode(lead), length: 3 };
-  const count = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
-  if (count === 0) return undefined;
-  const bytes = [lead];
-  for (let k = 1; k < count; k++) {
-    const b = byteAt(text, i + 3 * k);
-    if (b < 0x80 || b > 0xbf) return undefined;
-    bytes.push(b);
+  for (let count = 1; count <= 4; count++) {
+    const run = text.slice(i, i + 3 * count);
+    if (!/^(%[0-9a-fA-F]{2})+$/.test(run) || run.length < 3 * count) return undefined;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(run);
+    } catch {
+      continue;
+    }
+    return [...decoded].length === 1 && decoded !== '\ufffd' ? { text: decoded, length: run.length } : undefined;
   }
-  const decoded = UTF8.decode(Uint8Array.from(bytes));
-  return decoded.includes('\ufffd') ? undefined : { text: decoded, length: 3 * count };
+  return undefined;
 }
 
 function referenceCharacter(text: string, i: number): Decoded {
