@@ -2,6 +2,8 @@
 // default every profile, or those CONFORMANCE_CLAIM names. Each profile's status is said whether it is claimed
 // or not; only the claimed ones can give a pass.
 
+import { countOf } from './counts.ts';
+
 /** What the claim reads of a clause's result (reporters/conformance-result.ts). */
 interface JudgedClause {
   level: string;
@@ -39,16 +41,9 @@ export interface Claim {
 }
 
 function countsOf(clauses: JudgedClause[]): ProfileResult['must'] {
-  const of = (s: string) => clauses.filter((c) => c.status === s).length;
-  return {
-    passed: of('passed'),
-    failed: of('failed'),
-    errored: of('errored'),
-    notExercised: of('not-exercised'),
-    knownDeviations: of('known-deviation'),
-    notJudged: of('not-judged'),
-    total: clauses.length,
-  };
+  // A MUST clause is never observed: the profile's counts have no such field.
+  const { observed: _never, ...counts } = countOf(clauses);
+  return { ...counts, total: clauses.length };
 }
 
 function statusOf(must: ProfileResult['must']): ProfileStatus {

@@ -8,6 +8,7 @@ import type { Consistency } from '../harness/judging/repeat.ts';
 
 import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
 import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';
+import { countOf, type Counts } from './counts.ts';
 
 export type { ClauseRun, JudgedStatus };
 /**
@@ -86,15 +87,7 @@ export interface ClauseResult {
   evidence?: ClauseEvidence;
 }
 
-export interface Counts {
-  passed: number;
-  failed: number;
-  errored: number;
-  notExercised: number;
-  knownDeviations: number;
-  notJudged: number;
-  observed: number;
-}
+export type { Counts };
 
 /** The counts of the catalogue's MUST clauses, and how many it has: the one denominator of every rendering. */
 export type MustCounts = Counts & { total: number };
@@ -155,22 +148,9 @@ function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefin
   return { ...result, status: state === 'applied' ? 'known-deviation' : result.status, deviation: { ...deviation, state } };
 }
 
-function count(results: ClauseResult[]): Counts {
-  const of = (s: ClauseStatus) => results.filter((r) => r.status === s).length;
-  return {
-    passed: of('passed'),
-    failed: of('failed'),
-    errored: of('errored'),
-    notExercised: of('not-exercised'),
-    knownDeviations: of('known-deviation'),
-    notJudged: of('not-judged'),
-    observed: of('observed'),
-  };
-}
-
 function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
   const must = clauses.filter((c) => c.level === 'MUST');
-  return { ...count(clauses), total: clauses.length, must: { ...count(must), total: must.length } };
+  return { ...countOf(clauses), total: clauses.length, must: { ...countOf(must), total: must.length } };
 }
 
 /** The document leaves an INFO clause open: what it saw is an observation, never a pass. */
@@ -226,7 +206,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     // A run stopped halfway has no verdict: what it found before is listed, and says nothing of the rest.
     verdict: interrupted
       ? 'incomplete'
-      : verdictOf(summary.must, summary, count(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
+      : verdictOf(summary.must, summary, countOf(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
     summary,
     claim,
     placeholders: meta.placeholders,
