@@ -1,14 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REPORTS } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
-import { check } from '../harness/files/checked.ts';
 import { visible } from '../harness/files/visible.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { diffRuns } from './diff.ts';
 import { diffMarkdown, diffText } from './diff-output.ts';
+import { checkedReport, jsonOf, readJsonFile, ReportFileError } from './report-file.ts';
 import { verifyBundle } from './verify.ts';
 
 // `admin-api-conformance diff OLD NEW [--format text|markdown|json]`: two runs compared clause by clause, each
@@ -16,7 +15,6 @@ import { verifyBundle } from './verify.ts';
 // anything regressed, 0 otherwise; 2 when a run cannot be read; 3 when the runs share no target to compare.
 
 const USAGE = 'usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]';
-const REPORT_SCHEMA = new URL('../reporters/conformance-report.schema.json', pathToFileURL(__filename));
 const FORMATS = ['text', 'markdown', 'json'];
 
 /** A line that ends the diff: what is wrong, and its exit code. */
@@ -29,41 +27,18 @@ class DiffError extends Error {
   }
 }
 
-function parsed(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new DiffError(`${where} is not JSON`);
-  }
-}
-
-/** One target's report, checked against the report's schema where it is read. */
-function reportOf(value: unknown, where: string): ConformanceReport {
-  const read = check<ConformanceReport>(REPORT_SCHEMA, value);
-  if (!read.ok) throw new DiffError(`${where} is no conformance report: ${read.errors.slice(0, 3).join('; ')}`);
-  return read.value;
-}
-
 /** The reports of a conformance.json: its own, or a matrix's targets', each in its folder below the matrix's. */
 function reportsOfFile(file: string): ConformanceReport[] {
-  const value = parsed(readText(file), file) as { kind?: unknown; targets?: unknown } | null;
-  if (value?.kind !== 'matrix') return [reportOf(value, file)];
+  const value = readJsonFile(file) as { kind?: unknown; targets?: unknown } | null;
+  if (value?.kind !== 'matrix') return [checkedReport(value, file)];
   const dir = path.dirname(file);
   const targets = Array.isArray(value.targets) ? value.targets : [];
   return targets.map((t: { report?: unknown }) => {
     const page = typeof t?.report === 'string' ? path.resolve(dir, t.report) : '';
     if (!page.startsWith(path.join(dir, 'targets') + path.sep)) throw new DiffError(`${file}: a target's report lies outside its targets/ folder`);
     const own = path.join(path.dirname(page), 'conformance.json');
-    return reportOf(parsed(readText(own), own), own);
+    return checkedReport(readJsonFile(own), own);
   });
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new DiffError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
 }
 
 /** A bundle's report, once the bundle verifies: a diff of a changed bundle would compare what nobody ran. */
@@ -80,7 +55,7 @@ function reportsOfBundle(where: string): ConformanceReport[] {
   const [problem] = verifyBundle(files).differences;
   if (problem !== undefined) throw new DiffError(`${where} does not verify (${problem}); admin-api-conformance verify names every difference`);
   const name = `${REPORTS}/conformance.json`;
-  return [reportOf(parsed(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
+  return [checkedReport(jsonOf(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
 }
 
 /** The reports of a run as given: a bundle, a report folder, or a conformance.json. */
@@ -118,7 +93,7 @@ function diff(args: string[]): number {
 try {
   process.exit(diff(process.argv.slice(2)));
 } catch (error) {
-  if (!(error instanceof DiffError)) throw error;
+  if (!(error instanceof DiffError) && !(error instanceof ReportFileError)) throw error;
   process.stderr.write(`admin-api-conformance diff: ${visible(error.message)}\n`);
-  process.exit(error.exitCode);
+  process.exit(error instanceof DiffError ? error.exitCode : 2);
 }

@@ -1,23 +1,20 @@
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { check } from '../harness/files/checked.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { overlap } from '../harness/files/folders.ts';
 import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts';
 import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
-import { EXIT_CODE, type ConformanceReport } from '../reporters/conformance-result.ts';
+import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import type { MatrixReport } from '../reporters/matrix-result.ts';
 import { mergeShards, type ShardReports } from './merge.ts';
+import { checkedReport, readJsonFile, ReportFileError } from './report-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
 // merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
 // there; 3: shards that cannot be read, or are not of one run.
-
-const REPORT_SCHEMA = new URL('../reporters/conformance-report.schema.json', pathToFileURL(__filename));
 
 /** A line that ends the merge: what is wrong, and its exit code. */
 class MergeError extends Error {
@@ -29,11 +26,13 @@ class MergeError extends Error {
   }
 }
 
+/** A shard's file that cannot be read: no verdict of the run. */
 function readJson(file: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return readJsonFile(file);
   } catch (error) {
-    throw new MergeError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'not JSON'})`, 3);
+    if (error instanceof ReportFileError) throw new MergeError(error.message, 3);
+    throw error;
   }
 }
 
@@ -63,9 +62,14 @@ function readShard(dir: string): ShardReports {
   const targets = matrix.targets.map((t) => {
     const folder = path.dirname(path.resolve(dir, t.report));
     if (!folder.startsWith(path.join(dir, 'targets') + path.sep)) throw new MergeError(`${dir}: the report of ${t.name} lies outside its targets/ folder`, 3);
-    const read = check<ConformanceReport>(REPORT_SCHEMA, readJson(path.join(folder, 'conformance.json')));
-    if (!read.ok) throw new MergeError(`${folder}/conformance.json does not match the report's schema: ${read.errors.join('; ')}`, 3);
-    return { report: read.value, folder: path.basename(folder) };
+    const file = path.join(folder, 'conformance.json');
+    const value = readJson(file);
+    try {
+      return { report: checkedReport(value, file), folder: path.basename(folder) };
+    } catch (error) {
+      if (error instanceof ReportFileError) throw new MergeError(error.message, 3);
+      throw error;
+    }
   });
   return { matrix, targets };
 }
