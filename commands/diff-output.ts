@@ -30,16 +30,18 @@ function change(c: ClauseChange, several: boolean): string {
   return `${where}${c.id} (${c.level}, ${statuses})${c.why ? `: ${c.why}` : ''}`;
 }
 
-const severalTargets = (diff: RunDiff) => new Set(diff.changes.map((c) => c.target)).size > 1 || diff.old.verdicts.length > 1;
+// As diffRuns pairs them: a run of one target against a run of one, whatever their names; otherwise by name.
+const severalTargets = (diff: RunDiff) => diff.old.verdicts.length > 1 || diff.new.verdicts.length > 1;
 
 /** The lines of the terminal's diff. */
 export function diffText(diff: RunDiff): string[] {
   const several = severalTargets(diff);
   const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
   for (const line of diff.judgeChanged) lines.push(`  judged by another ${line}: a change may be the judge's, not the target's`);
-  for (const [i, before] of diff.old.verdicts.entries()) {
-    const after = diff.new.verdicts.find((v) => v.target === before.target) ?? (diff.new.verdicts.length === 1 ? diff.new.verdicts[0] : undefined);
-    if (after && (after.verdict !== before.verdict || i === 0))
+  // One target's verdict is always shown; of several, those that changed.
+  for (const before of diff.old.verdicts) {
+    const after = several ? diff.new.verdicts.find((v) => v.target === before.target) : diff.new.verdicts[0];
+    if (after && (!several || after.verdict !== before.verdict))
       lines.push(`  verdict${several ? ` of ${after.target}` : ''}: ${before.verdict} → ${after.verdict}`);
   }
   for (const u of diff.unpaired) lines.push(`  ${u.target}: only in the ${u.in} run, not compared`);
