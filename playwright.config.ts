@@ -16,7 +16,7 @@ const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
 /** What this file needs of the run's configuration. */
 interface RunShape {
   reportDir: string;
-  /** One Playwright project per target, by name; none for a single target. */
+  /** One Playwright project per target, by name; none for a single target or a fleet (harness/run/replays.ts). */
   projects?: string[];
   runTimeoutMs: number;
 }
@@ -30,6 +30,7 @@ const errorFolder = () =>
 function readRun(): RunShape {
   const { ConfigError } = require('./harness/files/config-error') as typeof import('./harness/files/config-error');
   const { runTargets } = require('./harness/run/run-targets') as typeof import('./harness/run/run-targets');
+  const { projectsOf } = require('./harness/run/replays') as typeof import('./harness/run/replays');
   const runStart = IS_RUNNER ? (require('./harness/run/run-start') as typeof import('./harness/run/run-start')) : undefined;
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
@@ -45,7 +46,14 @@ function readRun(): RunShape {
   try {
     const run = runTargets();
     runStart?.startRun(run);
-    return { reportDir: run.reportDir, projects: run.multi ? run.targets.map((t) => t.name) : undefined, runTimeoutMs: run.targets[0].runTimeoutMs };
+    return {
+      reportDir: run.reportDir,
+      projects: projectsOf(
+        run.multi,
+        run.targets.map((t) => t.name),
+      ),
+      runTimeoutMs: run.targets[0].runTimeoutMs,
+    };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // One line, before any request: what is wrong and what to set.
@@ -73,7 +81,8 @@ export default defineConfig({
   testDir: 'tests',
   testMatch: `**/*.spec${EXT}`,
   outputDir: OUTPUT_DIR,
-  // Several targets are checked side by side, one project each; the reporter writes a target × clause matrix.
+  // A few targets are checked side by side, one project each; a fleet's tests carry every target at once. The
+  // reporter writes a report per target and a target × clause matrix.
   projects: run.projects?.map((name) => ({ name })),
   // Global setup sends each request once and judges every clause before any worker starts; a test only replays
   // its clause's verdict.

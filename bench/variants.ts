@@ -56,3 +56,10 @@ export function manyProjects(listText: string, projects: number): Variant {
     transform: rewrite({ operation: 'projects', status: 200, archived: [null, 'false'] }, (response) => ({ ...response, body: listText, raw: true })),
   };
 }
+
+/** A target of a fleet that breaks three clauses and no other: a few of these make the fleet's failing tenants. */
+export const THREE_FAILURES: Variant = {
+  name: 'three-failures',
+  description: 'three faults at once, each breaking its own clause',
+  transform: compose(...['project-health-above-100', 'group-owner-without-name', 'token-name-null'].map((name) => fault(name).transform)),
+};

@@ -76,3 +76,11 @@ export function consoleSummary(report: ReportView, files: string[]): string {
   lines.push(...files.map((f) => `  report: ${f}`), '');
   return lines.join('\n');
 }
+
+/** A fleet's terminal line for one target, whose own block would be one of hundreds: its verdict, what failed, its report. */
+export function consoleLine(report: ReportView, reportFile: string): string {
+  const failed = report.clauses.filter((c) => c.status === 'failed').map((c) => c.id);
+  const errored = report.clauses.filter((c) => c.status === 'errored').map((c) => c.id);
+  const what = [...(failed.length ? [`failed ${listIds(failed)}`] : []), ...(errored.length ? [`errored ${listIds(errored)}`] : [])];
+  return `  ${headline(report)}  ${t(targetText(report.target))}${what.length ? `: ${what.join('; ')}` : ''}  ${reportFile}\n`;
+}

@@ -1,5 +1,7 @@
 import { html, markdownText } from './escape.ts';
 import { STYLE } from './html-style.ts';
+import type { Verdict } from './conformance-result.ts';
+import { ageMinutes, ageText, productKey } from './fleet.ts';
 import type { MatrixReport } from './matrix-result.ts';
 import { compareSections, documentText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
@@ -13,18 +15,22 @@ table.matrix { border-collapse: collapse; width: 100%; background: #fff; border-
 .cell.passed { background: var(--pass); } .cell.failed { background: var(--fail); } .cell.errored { background: var(--error); }
 .cell.known-deviation { background: var(--dev); } .cell.not-exercised, .cell.not-judged { background: #9ca3af; } .cell.observed { background: #64748b; }
 .matrix tr.section th { background: #f3f4f6; color: var(--muted); }
+#targets th[data-column] { cursor: pointer; } #targets td:first-child { white-space: nowrap; } #targets tr.stale td { opacity: .6; } .stale-mark { color: var(--fail); }
+.signatures li { margin: 4px 0; } .controls input { width: 24em; }
 `;
 
 function targetHeads(m: MatrixReport): string {
   return m.targets
     .map(
       (t) =>
-        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${t.verdict === 'pass' ? 'passed' : t.verdict === 'fail' ? 'failed' : 'errored'}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST<br><small data-testid="target-claim">claim: ${esc((t.claim ?? []).join(', '))}</small></th>`,
+        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${pillOf(t.verdict)}">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`,
     )
     .join('');
 }
 
-function rows(m: MatrixReport): string {
+const pillOf = (verdict: Verdict) => (verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'errored');
+
+function gridRows(m: MatrixReport): string {
   const sections = [...new Set(m.clauses.map((c) => c.section))].sort(compareSections);
   return sections
     .map((s) => {
@@ -40,16 +46,79 @@ function rows(m: MatrixReport): string {
     .join('');
 }
 
-/** The target × clause matrix as one self-contained page, each target's own page linked from its column. */
+/** The most targets whose clause × target grid the page shows: beyond, a column each no longer fits a screen. */
+export const GRID_AT_MOST = 10;
+
+/** One row per target, with what the page sorts and filters it by. */
+function targetRows(m: MatrixReport): string {
+  const now = m.collectedAt;
+  return m.targets
+    .map((t) => {
+      const failed = t.failed ?? [];
+      const age = now && t.startedAt ? ageText(ageMinutes(t.startedAt, now)) : '';
+      const taken = t.startedAt ? `${esc(t.startedAt.slice(0, 16).replace('T', ' '))}${age ? ` (${age} ago)` : ''}` : '';
+      const search = [t.name, VERDICT_LABEL[t.verdict], productKey(t.product), ...failed].join(' ').toLowerCase();
+      return `<tr data-testid="target-row" data-verdict="${t.verdict}" data-search="${esc(search)}" data-taken="${esc(t.startedAt ?? '')}"${t.stale ? ' class="stale"' : ''}><td><a href="${esc(t.report)}">${esc(t.name)}</a></td><td><span class="pill ${pillOf(t.verdict)}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span></td><td data-testid="target-claim">${esc((t.claim ?? []).join(', '))}</td><td data-sort="${t.summary.must.passed}">${t.summary.must.passed}/${t.summary.must.total}</td><td data-sort="${failed.length}">${failed.map((id) => `<code>${esc(id)}</code>`).join(' ')}</td><td>${esc(productKey(t.product))}</td><td>${taken}${t.stale ? ` <strong class="stale-mark">stale: ${esc(t.stale)}</strong>` : ''}</td></tr>`;
+    })
+    .join('');
+}
+
+function signatureItems(m: MatrixReport): string {
+  const byName = new Map(m.targets.map((t) => [t.name, t]));
+  return (m.signatures ?? [])
+    .map(
+      (g) =>
+        `<li data-testid="signature"><details><summary><strong>${g.targets.length} target${g.targets.length === 1 ? '' : 's'}</strong> on ${esc(g.product)} fail <code>${esc(g.clause)}</code> ${esc(g.title)}${g.pointer ? ` at <code>${esc(g.pointer)}</code>` : ''}${g.required ? `: required ${esc(g.required)}` : ''}</summary>${g.targets.map((n) => `<a href="${esc(byName.get(n)?.report ?? '')}">${esc(n)}</a>`).join(', ')}</details></li>`,
+    )
+    .join('');
+}
+
+// Sorting by a column's header and filtering by text and verdict; the table reads whole without it.
+const FLEET_SCRIPT = `
+const rows = [...document.querySelectorAll('[data-testid=target-row]')];
+const body = document.querySelector('#targets tbody');
+const filter = () => {
+  const text = document.querySelector('#filter').value.trim().toLowerCase();
+  const verdict = document.querySelector('#verdict-filter').value;
+  let shown = 0;
+  for (const row of rows) {
+    const keep = (!text || row.dataset.search.includes(text)) && (!verdict || row.dataset.verdict === verdict);
+    row.hidden = !keep;
+    shown += keep ? 1 : 0;
+  }
+  document.querySelector('#shown').textContent = shown + ' of ' + rows.length + ' targets shown';
+};
+document.querySelector('#filter').addEventListener('input', filter);
+document.querySelector('#verdict-filter').addEventListener('change', filter);
+document.querySelectorAll('#targets th[data-column]').forEach((th) => th.addEventListener('click', () => {
+  const i = Number(th.dataset.column);
+  const down = th.dataset.order !== 'up';
+  th.dataset.order = down ? 'up' : 'down';
+  const key = (row) => { const cell = row.cells[i]; return cell.dataset.sort !== undefined ? Number(cell.dataset.sort) : (i === 6 ? row.dataset.taken : cell.textContent); };
+  const sorted = [...rows].sort((a, b) => { const x = key(a), y = key(b); return (x < y ? -1 : x > y ? 1 : 0) * (down ? 1 : -1); });
+  body.append(...sorted);
+}));
+`;
+
+const COLUMNS = ['target', 'verdict', 'claim', 'MUST passed', 'failed clauses', 'product', 'taken'];
+
+/** The run over several targets as one self-contained page: its shared failures, a row per target, each target's own page linked. */
 export function renderMatrixHtml(m: MatrixReport): string {
+  const grid = m.targets.length <= GRID_AT_MOST;
+  const verdicts = (Object.keys(VERDICT_LABEL) as Verdict[]).map((v) => `<option value="${v}">${VERDICT_LABEL[v]}</option>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance matrix ${VERDICT_LABEL[m.verdict]}</title><style>${STYLE}${MATRIX_STYLE}</style></head>
 <body><main>
-<header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[m.verdict]}</span> ${m.targets.length} targets side by side</h1>
+<header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[m.verdict]}</span> ${m.targets.length} targets</h1>
 <p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
-<table class="matrix" data-testid="matrix"><thead><tr><th>clause</th>${targetHeads(m)}</tr></thead><tbody>${rows(m)}</tbody></table>
+<h2>Failures the targets share</h2>
+${m.signatures?.length ? `<ul class="signatures" data-testid="signatures">${signatureItems(m)}</ul>` : '<p>No target fails a clause.</p>'}
+<h2>Targets</h2>
+<p class="controls"><input id="filter" type="search" placeholder="filter: a name, a verdict, a clause id, a version" aria-label="filter the targets"> <select id="verdict-filter" aria-label="verdict"><option value="">every verdict</option>${verdicts}</select> <span id="shown">${m.targets.length} targets</span></p>
+<table class="matrix" id="targets" data-testid="targets"><thead><tr>${COLUMNS.map((c, i) => `<th data-column="${i}">${c}</th>`).join('')}</tr></thead><tbody>${targetRows(m)}</tbody></table>
+${grid ? `<h2>Clauses by target</h2><table class="matrix" data-testid="matrix"><thead><tr><th>clause</th>${targetHeads(m)}</tr></thead><tbody>${gridRows(m)}</tbody></table>` : ''}
 <footer>${m.completed ? 'The run completed.' : 'The run did not complete.'}${m.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}</footer>
-</main></body></html>
+</main><script>${FLEET_SCRIPT}</script></body></html>
 `;
 }
 
@@ -60,15 +129,25 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
     '',
     `Suite ${markdownText(m.suite.version)}, contracts \`${m.suite.contractsHash}\`. Document: ${markdownText(documentText(m.document))}.`,
     '',
-    '| target | verdict | claim | MUST passed | failed | errored | not exercised | known deviations | of |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| target | verdict | claim | MUST passed | failed | errored | not exercised | known deviations | of | taken |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...m.targets.map(
       (t) =>
-        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} |`,
+        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} | ${markdownText(t.startedAt ?? '')}${t.stale ? ` **stale: ${markdownText(t.stale)}**` : ''} |`,
     ),
   ];
+  if (m.signatures?.length)
+    lines.push(
+      '',
+      '### Failures the targets share',
+      '',
+      ...m.signatures.map(
+        (g) =>
+          `- **${g.targets.length} target${g.targets.length === 1 ? '' : 's'}** on ${markdownText(g.product)} fail \`${g.clause}\`${g.pointer ? ` at \`${markdownText(g.pointer)}\`` : ''}${g.required ? `: required ${markdownText(g.required)}` : ''} (${g.targets.map(markdownText).join(', ')})`,
+      ),
+    );
   const notable = m.clauses.filter((c) => c.status !== 'passed' && c.status !== 'observed');
-  if (notable.length > 0) {
+  if (notable.length > 0 && m.targets.length <= GRID_AT_MOST) {
     lines.push('', `| clause | ${m.targets.map((t) => markdownText(t.name)).join(' | ')} |`, `|---|${m.targets.map(() => '---|').join('')}`);
     lines.push(...notable.map((c) => `| \`${c.id}\` | ${m.targets.map((t) => STATUS_LABEL[c.byTarget[t.name]]).join(' | ')} |`));
   }

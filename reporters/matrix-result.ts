@@ -1,4 +1,5 @@
 import type { Shard } from '../harness/config/targets.ts';
+import { failureSignatures, type FailureSignature } from './fleet.ts';
 import { REPORT_VERSION, type ClauseStatus, type ConformanceReport, type Counts, type MustCounts, type Verdict } from './conformance-result.ts';
 
 /** One run over several targets: each target's verdict and a target × clause matrix. */
@@ -13,7 +14,25 @@ export interface MatrixReport {
   /** Clause outcomes added up over every target. */
   summary: Counts & { total: number; must: MustCounts };
   /** Each target's verdict and what it claims (the profiles of its claim, every one unless narrowed). */
-  targets: { name: string; baseUrl: string; verdict: Verdict; claim?: string[]; summary: ConformanceReport['summary']; report: string }[];
+  targets: {
+    name: string;
+    baseUrl: string;
+    verdict: Verdict;
+    claim?: string[];
+    summary: ConformanceReport['summary'];
+    report: string;
+    /** When the target's answers were taken, and the product it states: a collected fleet's results differ in both. */
+    startedAt?: string;
+    product?: ConformanceReport['product'];
+    /** The MUST clauses it fails, by id. */
+    failed?: string[];
+    /** Why its result is stale, where a collection found it so (admin-api-conformance merge --stale-after). */
+    stale?: string;
+  }[];
+  /** When the results were collected into this report (a merge): each target's age is counted to it. */
+  collectedAt?: string;
+  /** The failures the targets share, each once with the targets that show it (reporters/fleet.ts). */
+  signatures?: FailureSignature[];
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
   completed: boolean;
   errors: string[];
@@ -77,7 +96,11 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
       claim: report.claim.profiles,
       summary: report.summary,
       report: path,
+      startedAt: report.startedAt,
+      product: report.product,
+      failed: report.clauses.filter((c) => c.status === 'failed').map((c) => c.id),
     })),
+    signatures: failureSignatures(reports.map((r) => r.report)),
     clauses: first.clauses.map((c) => {
       const byTarget = Object.fromEntries(
         reports.map(({ report }) => [report.target.name, report.clauses.find((x) => x.id === c.id)?.status ?? 'not-exercised']),

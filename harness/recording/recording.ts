@@ -25,7 +25,7 @@ function credentials(config: TargetConfig, run: RunSecrets): (c: Credential) => 
 }
 
 /** Runs the tasks with at most `lanes` of them in flight at once, results in task order. */
-async function bounded<T>(tasks: (() => Promise<T>)[], lanes: number): Promise<T[]> {
+export async function bounded<T>(tasks: (() => Promise<T>)[], lanes: number): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
   const lane = async () => {

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import type { Clause } from '../contracts/catalogue.ts';
+import type { FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../contracts/catalogue.ts';
 import { loadProfiles } from '../contracts/profiles.ts';
 import type { TargetConfig } from '../config/config.ts';
@@ -11,7 +10,9 @@ import { specDocument } from '../contracts/document.ts';
 import { runStopped } from '../recording/preflight.ts';
 import { createRedactor } from '../secrets/redact.ts';
 import { namedSecrets } from '../secrets/secret-rule.ts';
-import { judgingEnd, type TargetJudgement } from './run-judgement.ts';
+import { judgingEnd, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
+import type { Replay } from './replay-file.ts';
+import { projectsOf, testStatusOf } from './replays.ts';
 import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
 import { visible } from '../files/visible.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
@@ -20,7 +21,7 @@ import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.
 import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
-import { consoleSummary } from '../../reporters/console-summary.ts';
+import { consoleLine, consoleSummary } from '../../reporters/console-summary.ts';
 import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
 
 // The reporter runs in Playwright's runner, where global setup judged the run: it takes the verdicts from
@@ -34,21 +35,15 @@ function tellTheCommand(message: { started: true } | { verdict: Verdict; exitCod
   if (process.connected) process.send?.(message);
 }
 
-/** The status a clause's test ends with when it replays this run (harness/run/replay.ts). */
-function replayedStatus(run: ClauseRun, clause: Clause): TestResult['status'] {
-  if (run.outcome === 'not-exercised' || (run.outcome === 'passed' && clause.level === 'INFO')) return 'skipped';
-  return run.outcome === 'passed' ? 'passed' : 'failed';
-}
-
 /**
  * The runs Playwright carried to their end: a clause whose test did not run (a --grep, an interruption) has
  * none; one whose test ended otherwise than its replay does (a timeout, a crash) is errored, with what broke.
  */
-function carried(runs: ClauseRun[], tests: TestCase[], catalogue: Map<string, Clause>, redact: (text: string) => string): ClauseRun[] {
+function carried(runs: ClauseRun[], tests: TestCase[], replays: Record<string, Replay>, redact: (text: string) => string): ClauseRun[] {
   const results = new Map(tests.map((t) => [t.annotations.find((a) => a.type === 'clause')?.description, t.results.at(-1)]));
   return runs.flatMap((run): ClauseRun[] => {
     const result = results.get(run.clause);
-    const expected = replayedStatus(run, catalogue.get(run.clause)!);
+    const expected = testStatusOf(replays[run.clause].status);
     if (result === undefined || result.status === 'interrupted' || (result.status === 'skipped' && expected !== 'skipped')) return [];
     if (result.status === expected) return [run];
     const error = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
@@ -94,7 +89,13 @@ export default class ConformanceReporter implements Reporter {
     return true;
   }
 
-  private reportOf(config: TargetConfig, judged: TargetJudgement | undefined, result: FullResult, today: string): ConformanceReport {
+  private reportOf(
+    config: TargetConfig,
+    judged: TargetJudgement | undefined,
+    replays: RunJudgement['replays'] | undefined,
+    result: FullResult,
+    today: string,
+  ): ConformanceReport {
     // A replay holds no secret, only the placeholders that stand for them: nothing to take out but hidden characters.
     const secrets = config.replay ? (text: string) => text : createRedactor(config);
     // Escapes first, so that no escape written later can spell a secret the redactor did not see.
@@ -103,7 +104,8 @@ export default class ConformanceReporter implements Reporter {
     const facts = judged?.facts ?? factsOf(config);
     const tests = (this.suite?.allTests() ?? []).filter((t) => (t.parent.project()?.name ?? '') === (judged?.project ?? ''));
     const stop = judged?.problem === undefined ? undefined : runStopped(judged.problem).message;
-    return buildConformanceReport(catalogue, judged ? carried(judged.runs, tests, new Map(catalogue.map((c) => [c.id, c])), redact) : [], {
+    const runs = judged && replays ? carried(judged.runs, tests, replays[judged.project], redact) : [];
+    return buildConformanceReport(catalogue, runs, {
       suiteVersion: SUITE_VERSION,
       contractsHash: contractsHash(),
       document: specDocument(),
@@ -175,13 +177,22 @@ export default class ConformanceReporter implements Reporter {
     const today = judgement?.today ?? new Date().toISOString().slice(0, 10);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     const reports: { report: ConformanceReport; path: string }[] = [];
+    // A fleet's targets get a line each where they do not pass; a few targets, each its closing block.
+    const fleet =
+      run.multi &&
+      projectsOf(
+        run.multi,
+        run.targets.map((t) => t.name),
+      ) === undefined;
     for (const [i, config] of run.targets.entries()) {
-      const report = this.reportOf(config, judgement?.targets[i], result, today);
+      const report = this.reportOf(config, judgement?.targets[i], judgement?.replays, result, today);
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
-      process.stdout.write(consoleSummary(report, files));
+      const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
-      process.stdout.write(await this.bundle(report, { ...config, evidenceDir }, result, today));
-      reports.push({ report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) });
+      const evidence = await this.bundle(report, { ...config, evidenceDir }, result, today);
+      if (!fleet) process.stdout.write(consoleSummary(report, files) + evidence);
+      else if (report.verdict !== 'pass') process.stdout.write(consoleLine(report, page) + evidence.replace(/^ {2}evidence: (?!none).*\n/, ''));
+      reports.push({ report, path: page });
     }
     if (!run.multi) return this.settle(reports[0].report.verdict);
     const matrix = buildMatrixReport(reports, result.duration, run.shard);

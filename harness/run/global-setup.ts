@@ -1,29 +1,10 @@
 import type { FullConfig } from '@playwright/test';
 import { loadCatalogue } from '../contracts/catalogue.ts';
 import { runStopped } from '../recording/preflight.ts';
-import { leaveReplayFile, type Replay } from './replay-file.ts';
-import { startJudging, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
+import { leaveReplayFile } from './replay-file.ts';
+import { projectsOf } from './replays.ts';
+import { startJudging } from './run-judgement.ts';
 import { runTargets } from './run-targets.ts';
-import { clauseResults, type ClauseResult } from '../../reporters/conformance-result.ts';
-
-/** What a clause's test does with the status the report will give it. */
-function testReplayOf(result: ClauseResult): Replay {
-  if (result.status === 'not-exercised') return { status: result.status, message: `not exercised: ${result.reason}` };
-  if (result.status === 'observed') return { status: result.status, message: 'observed: recorded, never judged (the document leaves it open)' };
-  if (result.status === 'known-deviation') return { status: result.status, message: result.reason, deviation: result.deviation?.reason };
-  return { status: result.status, message: result.reason };
-}
-
-/** Every clause's replay for one target: a target that left nothing to judge skips them all, with its problem. */
-function replaysOf(target: TargetJudgement, judgement: RunJudgement): Record<string, Replay> {
-  const { catalogue, today } = judgement;
-  if (target.problem !== undefined) {
-    const message = `not judged: ${runStopped(target.problem).message}`;
-    return Object.fromEntries(catalogue.map((c) => [c.id, { status: 'not-judged', message }]));
-  }
-  const results = clauseResults(catalogue, target.runs, { deviations: target.facts.deviations, today, runStatus: 'passed', runErrors: [] });
-  return Object.fromEntries(results.map((r) => [r.id, testReplayOf(r)]));
-}
 
 /**
  * Sends every request of the run once per target and judges every clause of the catalogue on the answers,
@@ -37,7 +18,11 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => v
   const today = new Date().toISOString().slice(0, 10);
   // Required here, not imported: a listing (`--list`) loads no judge.
   const { judgeTargets } = require('./judge-run') as typeof import('./judge-run');
-  const end = await startJudging((signal) => judgeTargets(run.targets, run.multi, catalogue, today, signal));
+  const projects = projectsOf(
+    run.multi,
+    run.targets.map((t) => t.name),
+  );
+  const end = await startJudging((signal) => judgeTargets(run.targets, projects, catalogue, today, signal));
   if (end === undefined) return undefined;
   if ('error' in end) throw end.error;
   const { judgement } = end;
@@ -46,9 +31,9 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => v
     throw runStopped(run.multi ? stopped.map((t) => `${t.config.name}: ${t.problem}`).join('; ') : stopped[0].problem!);
   return leaveReplayFile({
     reportDir: run.reportDir,
-    projects: run.multi ? run.targets.map((t) => t.name) : undefined,
+    projects,
     runTimeoutMs: run.targets[0].runTimeoutMs,
     catalogue,
-    replays: Object.fromEntries(judgement.targets.map((t) => [t.project, replaysOf(t, judgement)])),
+    replays: judgement.replays,
   });
 }

@@ -1,4 +1,3 @@
-import { loadChecks } from '../../checks/index.ts';
 // What global setup does: every request of the run sent once per target, every clause judged, the request
 // log and the evidence left in the report folder. Targets are judged side by side, each on its own.
 import { writeFileSync } from 'node:fs';
@@ -10,7 +9,7 @@ import type { Exchange } from '../transport/exchange.ts';
 import { stageEvidence } from '../evidence/evidence-stage.ts';
 import { judge } from '../judging/judge.ts';
 import { preflightProblem } from '../recording/preflight.ts';
-import { record, type Recording } from '../recording/recording.ts';
+import { bounded, record, type Recording } from '../recording/recording.ts';
 import { cut, shown } from '../judging/evidence.ts';
 import { createSecrets, redactValue, type Secrets } from '../secrets/redact.ts';
 import { consistencyOf } from '../judging/repeat.ts';
@@ -19,6 +18,9 @@ import type { RunJudgement, TargetJudgement } from './run-judgement.ts';
 import type { Clause } from '../contracts/catalogue.ts';
 import { REQUEST_LOG, type RequestLog } from '../evidence/request-log.ts';
 import { makeFolder } from '../files/folders.ts';
+import { loadChecks } from '../../checks/index.ts';
+import type { Check } from '../judging/judge.ts';
+import { replaysOfRun } from './replays.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
   const requests = recording.exchanges.map((e) => ({
@@ -44,7 +46,12 @@ function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Rec
 }
 
 /** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
-async function judgeTarget(config: TargetConfig, catalogue: Clause[], signal: AbortSignal): Promise<Omit<TargetJudgement, 'project'> | undefined> {
+async function judgeTarget(
+  config: TargetConfig,
+  catalogue: Clause[],
+  checks: Check[],
+  signal: AbortSignal,
+): Promise<Omit<TargetJudgement, 'project'> | undefined> {
   const secrets = createSecrets(config);
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
@@ -56,7 +63,7 @@ async function judgeTarget(config: TargetConfig, catalogue: Clause[], signal: Ab
   const problem = preflightProblem(config, recording);
   // The line that stops the run quotes what the target wrote (a coding's name of up to 16 KiB): redacted, then cut.
   if (problem !== undefined) return { config, facts, runs: [], problem: cut(problem, secrets, STOPPED_LINE_CHARS) };
-  return { config, facts, runs: runsOf(catalogue, judge(recording, config, loadChecks()), secrets) };
+  return { config, facts, runs: runsOf(catalogue, judge(recording, config, checks), secrets) };
 }
 
 /** The most characters of the line that stops the run. */
@@ -72,12 +79,21 @@ async function recordLive(
 }
 
 /**
+ * The most targets recorded at once. A target holds its place until its own answers are in (or its requests'
+ * deadlines passed), so one hanging or slow target delays none of the others past that; the bound keeps a fleet
+ * of hundreds from opening hundreds of connection pools at once.
+ */
+export const TARGETS_AT_ONCE = 32;
+
+/**
  * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
- * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
+ * the others their verdicts. `projects` names the run's Playwright projects (one per target), undefined for a
+ * single target or a fleet, whose tests carry every target at once (harness/run/replays.ts). Undefined when
+ * `signal` stopped the run meanwhile.
  */
 export async function judgeTargets(
   targets: TargetConfig[],
-  multi: boolean,
+  projects: string[] | undefined,
   catalogue: Clause[],
   today: string,
   signal: AbortSignal,
@@ -85,7 +101,12 @@ export async function judgeTargets(
   // The embedded reference target runs in this process, and only while its answers are recorded.
   const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
-  const judged = await Promise.all(configs.map((c) => judgeTarget(c, catalogue, signal))).finally(() => embedded?.close());
+  const checks = loadChecks();
+  const judged = await bounded(
+    configs.map((c) => () => judgeTarget(c, catalogue, checks, signal)),
+    TARGETS_AT_ONCE,
+  ).finally(() => embedded?.close());
   if (judged.some((t) => t === undefined)) return undefined;
-  return { catalogue, today, targets: judged.map((t, i) => ({ ...t!, project: multi ? configs[i].name : '' })) };
+  const judgement = { catalogue, today, targets: judged.map((t, i) => ({ ...t!, project: projects ? configs[i].name : '' })) };
+  return { ...judgement, replays: replaysOfRun(judgement, targets.length > 1 && !projects) };
 }

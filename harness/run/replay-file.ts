@@ -22,11 +22,11 @@ export interface Replay {
 export interface ReplayFile {
   /** Where the run's own reports go; Playwright's by-products are kept apart by it. */
   reportDir: string;
-  /** One Playwright project per target, by name; none for a single target. */
+  /** One Playwright project per target, by name; none for a single target or a fleet. */
   projects?: string[];
   runTimeoutMs: number;
   catalogue: Clause[];
-  /** Each target's replays by project name ('' for a single target), each clause's by id. */
+  /** Each project's replays by name ('' for a single target or a fleet), each clause's by id. */
   replays: Record<string, Record<string, Replay>>;
 }
 

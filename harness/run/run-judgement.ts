@@ -2,6 +2,7 @@ import type { Clause } from '../contracts/catalogue.ts';
 import type { TargetConfig } from '../config/config.ts';
 import type { RunFacts } from '../judging/verdicts.ts';
 import type { ClauseRun } from '../judging/verdicts.ts';
+import type { Replay } from './replay-file.ts';
 
 // The run's judgement lives in the runner's memory: global setup makes it, the reporter reads it there, and
 // the workers get only what their tests replay (harness/run/replay-file.ts). Nothing comes back from them.
@@ -9,7 +10,7 @@ import type { ClauseRun } from '../judging/verdicts.ts';
 /** One target's verdicts, or the problem that left nothing of it to judge. */
 export interface TargetJudgement {
   config: TargetConfig;
-  /** The target's Playwright project: empty for a single target. */
+  /** The target's Playwright project: empty for a single target or a fleet. */
   project: string;
   facts: RunFacts;
   /** Every clause's run, as the judge gave it; empty when `problem` says why there is nothing to judge. */
@@ -23,6 +24,8 @@ export interface RunJudgement {
   /** The day deviations are judged against (YYYY-MM-DD), taken once when the run started. */
   today: string;
   targets: TargetJudgement[];
+  /** What each test replays, by project and clause (harness/run/replays.ts): the workers' file and the reporter's check. */
+  replays: Record<string, Record<string, Replay>>;
 }
 
 /** How the judging ended: its judgement, or a fault of the suite's own; undefined when the run was stopped first. */

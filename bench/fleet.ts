@@ -1,0 +1,136 @@
+// `npm run bench:fleet [-- <targets>...]`: the figures of issue 30. Fleets of loopback targets (the reference
+// server, 5% of the targets failing three clauses each) judged in one run of the command, timed with the
+// runner's peak memory; then the largest fleet split across 10 simulated jobs and merged, the merged matrix
+// compared with the one-run matrix clause for clause.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
+import { startReferenceServer } from '../reference-server/server.ts';
+import type { MatrixReport } from '../reporters/matrix-result.ts';
+import { closingTable, type Figure } from './figures.ts';
+import { loadAverage, machine } from './measure.ts';
+import { killChildrenOnSignal, ROOT, temporaryFolder, timeCommand, type Timed } from './run.ts';
+import { seconds } from './rounds.ts';
+import { THREE_FAILURES } from './variants.ts';
+
+/** Issue 30: 500 targets in one run within this, on two quiet cores. */
+const FLEET_MS = 60_000;
+/** Issue 30: each target beyond the first costs at most this. */
+const PER_TARGET_MS = 100;
+/** Issue 30: the runner's peak memory for 500 targets. */
+const PEAK_BYTES = 2 ** 30;
+const JOBS = 10;
+const FAILING_SHARE = 0.05;
+const RUN_DEADLINE_MS = 600_000;
+
+const sizes = process.argv.slice(2).map(Number);
+const [SMALL, LARGE] = sizes.length === 2 && sizes.every((n) => n >= 2) ? sizes : [50, 500];
+const TIME = '/usr/bin/time';
+const COMMAND = path.join(ROOT, 'bin', 'admin-api-conformance.js');
+const TOKENS = {
+  FLEET_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
+  FLEET_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
+  FLEET_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
+};
+const say = (text: string) => process.stdout.write(text);
+
+/** A fleet file of `n` targets on `url`, every twentieth failing three clauses. */
+function fleetFile(dir: string, url: string, n: number): string {
+  const every = Math.round(1 / FAILING_SHARE);
+  const lines = Array.from({ length: n }, (_, i) => {
+    const base = i % every === every - 1 ? `${url}/variants/${THREE_FAILURES.name}` : url;
+    return `  - { name: t${String(i + 1).padStart(4, '0')}, baseUrl: "${base}" }`;
+  });
+  const file = path.join(dir, `fleet-${n}.yaml`);
+  writeFileSync(
+    file,
+    `defaults: { adminTokenFrom: FLEET_ADMIN_TOKEN, forbiddenTokenFrom: FLEET_FORBIDDEN_TOKEN, signupTokensFrom: FLEET_SIGNUP_TOKENS }\ntargets:\n${lines.join('\n')}\n`,
+  );
+  return file;
+}
+
+interface FleetRun extends Timed {
+  peakBytes?: number;
+  matrix?: MatrixReport;
+}
+
+/** One run of the command over a fleet file, its peak memory taken by GNU time where the machine has it. */
+async function runFleet(file: string, reportDir: string, extra: Record<string, string> = {}): Promise<FleetRun> {
+  mkdirSync(path.dirname(reportDir), { recursive: true });
+  const memoryFile = `${reportDir}.rss`;
+  const env = { ...TOKENS, CONFORMANCE_TARGETS: file, CONFORMANCE_REPORT_DIR: reportDir, ...extra };
+  const timed = existsSync(TIME)
+    ? await timeCommand(TIME, ['-f', '%M', '-o', memoryFile, process.execPath, COMMAND], env, RUN_DEADLINE_MS)
+    : await timeCommand(process.execPath, [COMMAND], env, RUN_DEADLINE_MS);
+  const peakKiB = existsSync(memoryFile) ? Number(readFileSync(memoryFile, 'utf8').trim().split('\n').at(-1)) : Number.NaN;
+  const report = path.join(reportDir, 'conformance.json');
+  const matrix = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as MatrixReport) : undefined;
+  return { ...timed, peakBytes: Number.isFinite(peakKiB) ? peakKiB * 1024 : undefined, matrix };
+}
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? 'not measured' : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
+
+/** Each clause's status on each target: what a merged run must give as the one run did. */
+const cells = (matrix: MatrixReport | undefined) =>
+  Object.fromEntries((matrix?.clauses ?? []).map((c) => [c.id, Object.fromEntries(Object.entries(c.byTarget).sort())]));
+
+async function main(): Promise<void> {
+  killChildrenOnSignal();
+  const server = await startReferenceServer(0, [THREE_FAILURES]);
+  const work = temporaryFolder('bench-fleet-');
+  try {
+    say(`# Fleet benchmark\n\n${machine()}, load ${loadAverage()}\n\n`);
+    const runs = new Map<number, FleetRun>();
+    for (const n of [SMALL, LARGE]) {
+      const run = await runFleet(fleetFile(work.path, server.url, n), path.join(work.path, `run-${n}`));
+      runs.set(n, run);
+      const failing = run.matrix?.targets.filter((t) => t.verdict === 'fail').length;
+      say(
+        `  ${n} targets: ${seconds(run.wallMs)} s (${(run.wallMs / n / 1000).toFixed(3)} s a target), exit ${run.exitCode}${run.timedOut ? ', killed at its deadline' : ''}, ${failing ?? '?'} failing, peak ${mib(run.peakBytes)}\n`,
+      );
+      if (run.exitCode !== (failing ? 1 : 0)) say(`    unexpected exit: the fleet has failing targets; output:\n${run.output.slice(-2000)}\n`);
+    }
+    const small = runs.get(SMALL)!;
+    const large = runs.get(LARGE)!;
+    const growthMs = (large.wallMs - small.wallMs) / (LARGE - SMALL);
+    say(`  growth from ${SMALL} to ${LARGE} targets: ${growthMs.toFixed(0)} ms a target\n`);
+
+    const jobs = path.join(work.path, 'jobs');
+    const file = fleetFile(work.path, server.url, LARGE);
+    let jobsMs = 0;
+    const folders: string[] = [];
+    for (let i = 1; i <= JOBS; i++) {
+      const folder = path.join(jobs, `job-${i}`);
+      const job = await runFleet(file, folder, { CONFORMANCE_SHARD: `${i}/${JOBS}`, CONFORMANCE_RUN_ID: 'bench-fleet' });
+      jobsMs += job.wallMs;
+      if (job.exitCode !== 1 && job.exitCode !== 3) say(`  job ${i} of ${JOBS}: exit ${job.exitCode}\n${job.output.slice(-2000)}\n`);
+      folders.push(folder);
+    }
+    const mergedDir = path.join(work.path, 'merged');
+    const merge = await timeCommand(process.execPath, [COMMAND, 'merge', ...folders], { CONFORMANCE_REPORT_DIR: mergedDir }, RUN_DEADLINE_MS);
+    const merged = existsSync(path.join(mergedDir, 'conformance.json'))
+      ? (JSON.parse(readFileSync(path.join(mergedDir, 'conformance.json'), 'utf8')) as MatrixReport)
+      : undefined;
+    const same = merged !== undefined && JSON.stringify(cells(merged)) === JSON.stringify(cells(large.matrix));
+    say(`  ${JOBS} jobs of ${LARGE / JOBS} targets: ${seconds(jobsMs)} s one after another; merge exit ${merge.exitCode}, ${seconds(merge.wallMs)} s\n\n`);
+
+    const figures: Figure[] = [
+      { name: `${LARGE} targets in one run`, measured: `${seconds(large.wallMs)} s`, goal: `≤ ${FLEET_MS / 1000} s`, met: large.wallMs <= FLEET_MS },
+      { name: 'each target beyond the first', measured: `${growthMs.toFixed(0)} ms`, goal: `≤ ${PER_TARGET_MS} ms`, met: growthMs <= PER_TARGET_MS },
+      {
+        name: `peak memory, ${LARGE} targets`,
+        measured: mib(large.peakBytes),
+        goal: '≤ 1 GiB',
+        met: large.peakBytes === undefined ? undefined : large.peakBytes <= PEAK_BYTES,
+      },
+      { name: `${JOBS} jobs merged = one run`, measured: same ? 'equal, clause for clause' : 'DIFFERENT', goal: 'equal', met: same },
+    ];
+    say(`${closingTable(figures)}\n`);
+    if (figures.some((f) => f.met === false)) process.exitCode = 1;
+  } finally {
+    work.remove();
+    await new Promise<void>((resolve) => server.server.close(() => resolve()));
+  }
+}
+
+void main();

@@ -1,0 +1,58 @@
+import type { ConformanceReport } from './conformance-result.ts';
+
+// What a person needs of a fleet at a glance: the failures that many targets share, each once, with the
+// targets that show it, and how old each target's result is. Pure functions of the targets' reports.
+
+/** One way of failing, shared by the targets listed: the same clause, place, requirement and product version. */
+export interface FailureSignature {
+  clause: string;
+  title: string;
+  /** Where in the answers, array positions as `*`: the tenth project failing is the first one's failure. */
+  pointer: string;
+  /** What the document requires there, as the violation words it, its moments as `<time>`. */
+  required: string;
+  /** The product and version the targets state, or "product not stated". */
+  product: string;
+  targets: string[];
+}
+
+/** A product as a signature names it: two tenants on one version share their failures, on two versions they may not. */
+export const productKey = (product: ConformanceReport['product']) =>
+  product ? [product.name, product.version].filter(Boolean).join(' ') : 'product not stated';
+
+/** The moments a requirement names (a token's expiry, the request's time) as `<time>`: they differ between any two targets. */
+const kindOf = (required: string) => required.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?/g, '<time>');
+
+/** Array positions in a JSON pointer as `*`. */
+const general = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+
+/** Each target's failures grouped by signature, the most widespread first, each target named once per signature. */
+export function failureSignatures(reports: ConformanceReport[]): FailureSignature[] {
+  const groups = new Map<string, FailureSignature>();
+  for (const report of reports)
+    for (const clause of report.clauses.filter((c) => c.status === 'failed')) {
+      const violations = clause.evidence?.violations ?? [];
+      // A failure with no violation in its evidence (a check's own words) is signed by its clause alone.
+      const places = violations.length
+        ? violations.map((v) => ({ pointer: general(v.pointer), required: kindOf(v.required) }))
+        : [{ pointer: '', required: '' }];
+      for (const { pointer, required } of places) {
+        const product = productKey(report.product);
+        const key = JSON.stringify([clause.id, pointer, required, product]);
+        const group = groups.get(key) ?? { clause: clause.id, title: clause.title, pointer, required, product, targets: [] };
+        if (!group.targets.includes(report.target.name)) group.targets.push(report.target.name);
+        groups.set(key, group);
+      }
+    }
+  return [...groups.values()].sort((a, b) => b.targets.length - a.targets.length || a.clause.localeCompare(b.clause) || a.pointer.localeCompare(b.pointer));
+}
+
+/** How long before `now` a result was taken, in whole minutes (never negative: clocks of two machines differ). */
+export const ageMinutes = (startedAt: string, now: string) => Math.max(0, Math.floor((Date.parse(now) - Date.parse(startedAt)) / 60_000));
+
+/** An age as a person reads it: minutes, hours or days. */
+export function ageText(minutes: number): string {
+  if (minutes < 120) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
+}
