@@ -1,29 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { echoingSecrets } from '../support/echoing-target.ts';
 import { QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
 import { killGroup, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
-import { formsIn } from '../support/written-forms.ts';
+import { canary, contentsUnder, leaks, type Canary } from '../support/leaks.ts';
 
 // No token reaches the terminal, a report, the JUnit file, a trace, an attachment or the temporary folder,
 // in any written form (support/written-forms.ts), even from a target that quotes them back in every answer,
 // in every spelling, across every cut (support/echoing-target.ts).
-
-/** A secret and the random core that only it contains: finding the core anywhere, in any encoding, is a leak. */
-interface Canary {
-  name: string;
-  value: string;
-  core: string;
-}
-
-function canary(name: string, prefix: string): Canary {
-  const core = randomBytes(12).toString('hex');
-  return { name, value: `${prefix}${core}`, core };
-}
 
 // Shaped like real tokens, with characters each spelling changes: an admin token with "*:*." as Unleash
 // writes them, "/" that JSON may escape, '"' that JSON must; an environment token with "+"; signup secrets
@@ -32,43 +19,6 @@ const ADMIN = canary('CONFORMANCE_ADMIN_TOKEN', '*:*.canary-admin/"');
 const FORBIDDEN = canary('CONFORMANCE_FORBIDDEN_TOKEN', 'canary-viewer:development+');
 const SIGNUP = [1, 2, 3, 4, 5].map((n) => canary(`CONFORMANCE_SIGNUP_TOKENS #${n}`, `canary-signup~${n}.`));
 const CANARIES = [ADMIN, FORBIDDEN, ...SIGNUP];
-
-/** The entries of a zip file (a Playwright trace), stored or deflated. */
-function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const entries: { name: string; data: Buffer }[] = [];
-  let at = zip.readUInt32LE(end + 16);
-  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
-    const [method, size, nameLength] = [zip.readUInt16LE(at + 10), zip.readUInt32LE(at + 20), zip.readUInt16LE(at + 28)];
-    const local = zip.readUInt32LE(at + 42);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(start, start + size);
-    entries.push({ name: zip.toString('utf8', at + 46, at + 46 + nameLength), data: method === 8 ? inflateRawSync(raw) : raw });
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return entries;
-}
-
-/** Every file under `dir`, zip files opened up and gzip files (an evidence bundle) unpacked, as (where, content) pairs. */
-function contentsUnder(dir: string): [string, Buffer][] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .flatMap((entry): [string, Buffer][] => {
-      const file = path.join(entry.parentPath, entry.name);
-      const data = readFileSync(file);
-      if (file.endsWith('.gz')) return [[`${file}!`, gunzipSync(data)]];
-      return file.endsWith('.zip') ? zipEntries(data).map(({ name, data: inner }): [string, Buffer] => [`${file}!${name}`, inner]) : [[file, data]];
-    });
-}
-
-/** Every written form of every canary, and its random core alone, wherever it turns up. */
-function leaks(places: [string, Buffer | string][], canaries: Canary[]): string[] {
-  const secrets = canaries.map((c) => ({ name: c.name, value: c.value }));
-  return places.flatMap(([where, content]) => [
-    ...formsIn(content, secrets).map((found) => `${found} in ${where}`),
-    ...canaries.filter((c) => content.includes(c.core)).map((c) => `${c.name} (its random part) in ${where}`),
-  ]);
-}
 
 function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, string> {
   return {
