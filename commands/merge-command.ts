@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { overlap } from '../harness/files/folders.ts';
@@ -8,7 +8,10 @@ import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import type { MatrixReport } from '../reporters/matrix-result.ts';
-import { mergeShards, type ShardReports } from './merge.ts';
+import { collected, mergeShards, staleAfterMinutes, type ShardReports } from './merge.ts';
+import { BundleError } from '../harness/evidence/bundle-error.ts';
+import { readBundle } from '../harness/evidence/bundle-reader.ts';
+import { BUNDLE_ARCHIVE, digestProblems, manifestOf, REPORTS, sha256 } from '../harness/evidence/bundle.ts';
 import { checkedReport, readJsonFile, ReportFileError } from './report-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
 
@@ -56,6 +59,28 @@ function matrixOf(file: string): MatrixReport {
   return m as MatrixReport;
 }
 
+/**
+ * A target's report is collected only as its evidence bundle holds it: the bundle's own digests hold, and its
+ * copy of the report is the report's every byte. A report changed after its run, or without its bundle, is
+ * no one's verdict.
+ */
+function matchesItsBundle(folder: string, name: string): void {
+  const bundle = path.join(folder, BUNDLE_ARCHIVE);
+  if (!existsSync(bundle))
+    throw new MergeError(`the report of ${name} has no evidence bundle beside it (${bundle}): a report that cannot be checked is not merged`, 3);
+  try {
+    const files = readBundle(bundle);
+    const [problem] = digestProblems(files, manifestOf(files));
+    if (problem !== undefined) throw new MergeError(`the evidence bundle of ${name} does not hold: ${problem}`, 3);
+    const copy = files.get(`${REPORTS}/conformance.json`);
+    if (copy === undefined || sha256(copy) !== sha256(readFileSync(path.join(folder, 'conformance.json'))))
+      throw new MergeError(`the report of ${name} is not the one its evidence bundle holds: it was changed after its run`, 3);
+  } catch (error) {
+    if (error instanceof BundleError) throw new MergeError(`the evidence bundle of ${name} cannot be read: ${error.message}`, 3);
+    throw error;
+  }
+}
+
 /** One shard's folder: its matrix and each of its targets' reports, each checked against the report's schema. */
 function readShard(dir: string): ShardReports {
   const matrix = matrixOf(path.join(dir, 'conformance.json'));
@@ -65,6 +90,7 @@ function readShard(dir: string): ShardReports {
     const file = path.join(folder, 'conformance.json');
     const value = readJson(file);
     try {
+      matchesItsBundle(folder, t.name);
       return { report: checkedReport(value, file), folder: path.basename(folder) };
     } catch (error) {
       if (error instanceof ReportFileError) throw new MergeError(error.message, 3);
@@ -89,9 +115,23 @@ function shardFolders(given: string[]): string[] {
   });
 }
 
+const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] <shard report folder>…';
+
+/** The folders given, and the age past which a result is stale (`--stale-after 90m|24h|7d`). */
+function mergeArgs(args: string[]): { folders: string[]; staleAfter?: { minutes: number; given: string } } {
+  const at = args.findIndex((a) => a === '--stale-after' || a.startsWith('--stale-after='));
+  const given = at < 0 ? undefined : args[at].includes('=') ? args[at].slice('--stale-after='.length) : args[at + 1];
+  const rest = at < 0 ? args : args.filter((_, i) => i !== at && (args[at].includes('=') || i !== at + 1));
+  if (rest.length === 0 || rest.some((a) => a.startsWith('-'))) throw new MergeError(USAGE, 2);
+  if (given === undefined) return { folders: rest };
+  const minutes = staleAfterMinutes(given);
+  if (minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${given}"`, 2);
+  return { folders: rest, staleAfter: { minutes, given } };
+}
+
 function merge(args: string[]): number {
-  if (args.length === 0 || args.some((a) => a.startsWith('-'))) throw new MergeError('usage: admin-api-conformance merge <shard report folder>…', 2);
-  const folders = shardFolders(args);
+  const given = mergeArgs(args);
+  const folders = shardFolders(given.folders);
   const out = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
   const inside = folders.find((f) => overlap(f, out));
   if (inside) throw new MergeError(`merge: the report folder ${out} and the shard folder ${inside} overlap; give another CONFORMANCE_REPORT_DIR`, 2);
@@ -101,7 +141,7 @@ function merge(args: string[]): number {
   takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
-  const { matrix } = merged;
+  const matrix = collected(merged.matrix, new Date().toISOString(), given.staleAfter);
   const files = writeMatrixArtifacts(
     matrix,
     shards.flatMap((s) => s.targets.map((t) => t.report)),

@@ -1,4 +1,5 @@
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
+import { ageMinutes, ageText } from '../reporters/fleet.ts';
 import { buildMatrixReport, type MatrixReport } from '../reporters/matrix-result.ts';
 
 // Shards split a run's targets (CONFORMANCE_SHARD): each judged its own targets whole. Merging puts their
@@ -51,4 +52,29 @@ export function mergeShards(shards: ShardReports[]): { matrix: MatrixReport } | 
   if (missing.length === 0) return { matrix };
   const error = `no report of ${missing.length} of the run's ${runTargets.length} targets (${missing.join(', ')}): merge every shard's report folder`;
   return { matrix: { ...matrix, verdict: matrix.verdict === 'fail' ? 'fail' : 'partial', errors: [error, ...matrix.errors] } };
+}
+
+/** A duration as `--stale-after` takes it: minutes, hours or days (`90m`, `24h`, `7d`), in minutes; undefined if it is none. */
+export function staleAfterMinutes(text: string): number | undefined {
+  const match = /^([1-9]\d{0,6})([mhd])$/.exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
+}
+
+/**
+ * The matrix as collected at `now`: each target's age counted to it, and those taken longer than `staleAfter`
+ * minutes before marked stale. A stale result is no result of today's: a matrix that would pass has no
+ * verdict (partial), naming them; any other keeps its own.
+ */
+export function collected(matrix: MatrixReport, now: string, staleAfter?: { minutes: number; given: string }): MatrixReport {
+  const targets = matrix.targets.map((t) => {
+    const age = t.startedAt === undefined ? undefined : ageMinutes(t.startedAt, now);
+    if (staleAfter === undefined || age === undefined || age <= staleAfter.minutes) return t;
+    return { ...t, stale: `taken ${ageText(age)} before this collection, longer ago than --stale-after ${staleAfter.given}` };
+  });
+  const stale = targets.filter((t) => t.stale !== undefined).map((t) => t.name);
+  const base = { ...matrix, collectedAt: now, targets };
+  if (stale.length === 0) return base;
+  const error = `${stale.length} of ${targets.length} targets' results are stale (${stale.join(', ')}): judge them again`;
+  return { ...base, verdict: matrix.verdict === 'pass' ? 'partial' : matrix.verdict, errors: [error, ...matrix.errors] };
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
@@ -176,5 +176,38 @@ test("Playwright's own --shard, given to Playwright without the command, is refu
     ]);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('a merge collects only reports their evidence bundles hold, and marks results older than --stale-after', async () => {
+  const targets = files.join(',');
+  const shards = await Promise.all([1, 2].map((i) => runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: `${i}/2`, ...RUN })));
+  const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-collect-'));
+  try {
+    const folder = gather(into, shards);
+    const fresh = await runCommand(['merge', '--stale-after', '7d', folder]);
+    expect(fresh.exitCode, fresh.stdout + fresh.stderr).toBe(1);
+    expect(matrixOf(fresh)?.collectedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(matrixOf(fresh)?.targets.filter((t) => t.stale !== undefined)).toEqual([]);
+    const badAge = await runCommand(['merge', '--stale-after=soon', folder]);
+    expect([badAge.exitCode, badAge.stderr.trim()]).toEqual([
+      2,
+      'admin-api-conformance: merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "soon"',
+    ]);
+
+    // A report edited after its run (a FAIL made PASS) is not the one its bundle holds.
+    const broken = path.join(folder, 'shard-2', 'targets', 'broken', 'conformance.json');
+    writeFileSync(broken, readFileSync(broken, 'utf8').replace('"verdict": "fail"', '"verdict": "pass"'));
+    const edited = await runCommand(['merge', folder]);
+    expect([edited.exitCode, edited.stderr.trim()]).toEqual([
+      3,
+      'admin-api-conformance: the report of broken is not the one its evidence bundle holds: it was changed after its run',
+    ]);
+    rmSync(path.join(folder, 'shard-2', 'targets', 'broken', 'evidence.tar.gz'));
+    const unbundled = await runCommand(['merge', folder]);
+    expect(unbundled.exitCode).toBe(3);
+    expect(unbundled.stderr).toContain('the report of broken has no evidence bundle beside it');
+  } finally {
+    rmSync(into, { recursive: true, force: true });
   }
 });
