@@ -37,7 +37,8 @@ Usage:
   admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
                                                          or -- --shard=i/n) into the run's report, each target's report
                                                          checked against its evidence bundle; exit by its verdict;
-                                                         --stale-after 24h (or 90m, 7d): older results are stale
+                                                         --stale-after 24h (or 90m, 7d): older results are stale;
+                                                         --deployed fleet.yaml: so are results of other versions
   admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
                                                          again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance diff <old run> <new run> [--format text|markdown|json]

@@ -8,7 +8,8 @@ import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import type { MatrixReport } from '../reporters/matrix-result.ts';
-import { collected, mergeShards, staleAfterMinutes, type ShardReports } from './merge.ts';
+import { collected, mergeShards, staleAfterMinutes, type ShardReports, type Staleness } from './merge.ts';
+import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { BUNDLE_ARCHIVE, digestProblems, manifestOf, REPORTS, sha256 } from '../harness/evidence/bundle.ts';
@@ -115,18 +116,34 @@ function shardFolders(given: string[]): string[] {
   });
 }
 
-const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] <shard report folder>…';
+const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] [--deployed fleet.yaml] <shard report folder>…';
 
-/** The folders given, and the age past which a result is stale (`--stale-after 90m|24h|7d`). */
-function mergeArgs(args: string[]): { folders: string[]; staleAfter?: { minutes: number; given: string } } {
-  const at = args.findIndex((a) => a === '--stale-after' || a.startsWith('--stale-after='));
-  const given = at < 0 ? undefined : args[at].includes('=') ? args[at].slice('--stale-after='.length) : args[at + 1];
-  const rest = at < 0 ? args : args.filter((_, i) => i !== at && (args[at].includes('=') || i !== at + 1));
-  if (rest.length === 0 || rest.some((a) => a.startsWith('-'))) throw new MergeError(USAGE, 2);
-  if (given === undefined) return { folders: rest };
-  const minutes = staleAfterMinutes(given);
-  if (minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${given}"`, 2);
-  return { folders: rest, staleAfter: { minutes, given } };
+/** The value of an option given as `--name value` or `--name=value`, and the arguments without it. */
+function option(args: string[], name: string): { value?: string; rest: string[] } {
+  const at = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (at < 0) return { rest: args };
+  const joined = args[at].includes('=');
+  const value = joined ? args[at].slice(name.length + 1) : args[at + 1];
+  if (value === undefined || value === '') throw new MergeError(`merge: ${name} needs a value; ${USAGE}`, 2);
+  return { value, rest: args.filter((_, i) => i !== at && (joined || i !== at + 1)) };
+}
+
+/** The folders given, and what makes a result stale (`--stale-after 90m|24h|7d`, `--deployed <fleet file>`). */
+function mergeArgs(args: string[]): { folders: string[]; stale: Staleness } {
+  const age = option(args, '--stale-after');
+  const deployed = option(age.rest, '--deployed');
+  const folders = deployed.rest;
+  if (folders.length === 0 || folders.some((a) => a.startsWith('-'))) throw new MergeError(USAGE, 2);
+  const minutes = age.value === undefined ? undefined : staleAfterMinutes(age.value);
+  if (age.value !== undefined && minutes === undefined)
+    throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age.value}"`, 2);
+  return {
+    folders,
+    stale: {
+      staleAfter: minutes === undefined ? undefined : { minutes, given: age.value! },
+      deployed: deployed.value === undefined ? undefined : deployedVersions(path.resolve(deployed.value)),
+    },
+  };
 }
 
 function merge(args: string[]): number {
@@ -141,7 +158,7 @@ function merge(args: string[]): number {
   takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
-  const matrix = collected(merged.matrix, new Date().toISOString(), given.staleAfter);
+  const matrix = collected(merged.matrix, new Date().toISOString(), given.stale);
   const files = writeMatrixArtifacts(
     matrix,
     shards.flatMap((s) => s.targets.map((t) => t.report)),

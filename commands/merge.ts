@@ -61,20 +61,34 @@ export function staleAfterMinutes(text: string): number | undefined {
   return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
 }
 
+/** What makes a collected result stale: an age past `staleAfter` minutes, or another version than the one deployed now, by target. */
+export interface Staleness {
+  staleAfter?: { minutes: number; given: string };
+  deployed?: Map<string, string>;
+}
+
+function staleness(t: MatrixReport['targets'][number], now: string, { staleAfter, deployed }: Staleness): string | undefined {
+  const age = t.startedAt === undefined ? undefined : ageMinutes(t.startedAt, now);
+  if (staleAfter && age !== undefined && age > staleAfter.minutes)
+    return `taken ${ageText(age)} before this collection, longer ago than --stale-after ${staleAfter.given}`;
+  const version = deployed?.get(t.name);
+  if (version !== undefined && t.product?.version !== version)
+    return `taken against ${t.product?.version === undefined ? 'no stated version' : `version ${t.product.version}`}; ${version} is deployed now`;
+  return undefined;
+}
+
 /**
- * The matrix as collected at `now`: each target's age counted to it, and those taken longer than `staleAfter`
- * minutes before marked stale. A stale result is no result of today's: a matrix that would pass has no
- * verdict (partial), naming them; any other keeps its own.
+ * The matrix as collected at `now`: each target's age counted to it, and those stale marked. A stale result is
+ * no result of today's: a matrix that would pass has no verdict (partial), naming them; any other keeps its own.
  */
-export function collected(matrix: MatrixReport, now: string, staleAfter?: { minutes: number; given: string }): MatrixReport {
+export function collected(matrix: MatrixReport, now: string, stale: Staleness = {}): MatrixReport {
   const targets = matrix.targets.map((t) => {
-    const age = t.startedAt === undefined ? undefined : ageMinutes(t.startedAt, now);
-    if (staleAfter === undefined || age === undefined || age <= staleAfter.minutes) return t;
-    return { ...t, stale: `taken ${ageText(age)} before this collection, longer ago than --stale-after ${staleAfter.given}` };
+    const why = staleness(t, now, stale);
+    return why === undefined ? t : { ...t, stale: why };
   });
-  const stale = targets.filter((t) => t.stale !== undefined).map((t) => t.name);
+  const names = targets.filter((t) => t.stale !== undefined).map((t) => t.name);
   const base = { ...matrix, collectedAt: now, targets };
-  if (stale.length === 0) return base;
-  const error = `${stale.length} of ${targets.length} targets' results are stale (${stale.join(', ')}): judge them again`;
+  if (names.length === 0) return base;
+  const error = `${names.length} of ${targets.length} targets' results are stale (${names.join(', ')}): judge them again`;
   return { ...base, verdict: matrix.verdict === 'pass' ? 'partial' : matrix.verdict, errors: [error, ...matrix.errors] };
 }

@@ -59,3 +59,30 @@ export function fleetEntries(file: string, env: Source): TargetEntry[] | undefin
     return { where, source: targetSource({ ...defaults, ...entryOf(target, where, env) }, path.dirname(file), where) };
   });
 }
+
+const versionOf = (product: unknown): string | undefined => {
+  if (product === null || typeof product !== 'object' || !('version' in product)) return undefined;
+  const { version } = product;
+  return typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+};
+
+/**
+ * The product version each target of a fleet file states (its own `product:` block, or the defaults'), by
+ * name: what is deployed now, for a merge to tell results taken against another version. Its tokens are
+ * not read: the merge sends nothing.
+ */
+export function deployedVersions(file: string): Map<string, string> {
+  const value = readYamlFile(file, 'the fleet file');
+  if (value === null || typeof value !== 'object' || !('targets' in value) || !Array.isArray(value.targets))
+    throw new ConfigError(`${file} is not a fleet file: it has no targets list`);
+  const defaults = 'defaults' in value && value.defaults !== null && typeof value.defaults === 'object' ? value.defaults : {};
+  const fallback = 'product' in defaults ? versionOf(defaults.product) : undefined;
+  const versions = new Map<string, string>();
+  for (const [i, target] of value.targets.entries()) {
+    if (target === null || typeof target !== 'object' || !('name' in target) || typeof target.name !== 'string')
+      throw new ConfigError(`the fleet file ${file}, target ${i + 1} has no name`);
+    const version = ('product' in target ? versionOf(target.product) : undefined) ?? fallback;
+    if (version !== undefined) versions.set(target.name, version);
+  }
+  return versions;
+}

@@ -179,7 +179,7 @@ test("Playwright's own --shard, given to Playwright without the command, is refu
   }
 });
 
-test('a merge collects only reports their evidence bundles hold, and marks results older than --stale-after', async () => {
+test('a merge collects only reports their evidence bundles hold, and marks results older than --stale-after or of another version than --deployed', async () => {
   const targets = files.join(',');
   const shards = await Promise.all([1, 2].map((i) => runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: `${i}/2`, ...RUN })));
   const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-collect-'));
@@ -194,6 +194,18 @@ test('a merge collects only reports their evidence bundles hold, and marks resul
       2,
       'admin-api-conformance: merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "soon"',
     ]);
+
+    const deployed = path.join(into, 'deployed.yaml');
+    writeFileSync(deployed, 'targets:\n  - { name: faithful, baseUrl: "https://x.invalid", product: { name: Unleash, version: "9.9.9" } }\n');
+    const upgraded = await runCommand(['merge', '--deployed', deployed, folder]);
+    expect(upgraded.exitCode, upgraded.stdout + upgraded.stderr).toBe(1);
+    expect(matrixOf(upgraded)?.targets.map((t) => [t.name, t.stale])).toEqual([
+      ['faithful', 'taken against no stated version; 9.9.9 is deployed now'],
+      ['broken', undefined],
+      ['spare', undefined],
+    ]);
+    const notFleet = await runCommand(['merge', '--deployed', files[0], folder]);
+    expect([notFleet.exitCode, notFleet.stderr.trim()]).toEqual([2, `admin-api-conformance: ${files[0]} is not a fleet file: it has no targets list`]);
 
     // A report edited after its run (a FAIL made PASS) is not the one its bundle holds.
     const broken = path.join(folder, 'shard-2', 'targets', 'broken', 'conformance.json');
