@@ -16,6 +16,7 @@ import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
 import { visible } from '../files/visible.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
 import { discardEvidence } from '../evidence/evidence-stage.ts';
+import { annotations } from '../../reporters/annotations.ts';
 import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.ts';
 import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
@@ -183,6 +184,8 @@ export default class ConformanceReporter implements Reporter {
       process.stdout.write(await this.bundle(report, { ...config, evidenceDir }, result, today));
       reports.push({ report, path: path.relative(run.reportDir, path.join(config.reportDir, 'index.html')) });
     }
+    // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
+    if (process.env.GITHUB_ACTIONS === 'true') for (const line of annotations(reports.map((r) => r.report))) process.stdout.write(`${line}\n`);
     if (!run.multi) return this.settle(reports[0].report.verdict);
     const matrix = buildMatrixReport(reports, result.duration, run.shard);
     const files = writeMatrixArtifacts(
