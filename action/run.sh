@@ -23,7 +23,8 @@ verdict=none
 if [ -f "$CONFORMANCE_REPORT_DIR/conformance.json" ]; then
   verdict=$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).verdict))' "$CONFORMANCE_REPORT_DIR/conformance.json" || echo none)
 fi
-# The suite appends its Markdown summary to the job summary itself; a refused configuration has none.
+# The suite appends its Markdown summary to the job summary itself, and prints each failed clause as an
+# annotation (docs/reports.md); a refused configuration has neither.
 if [ "$status" = 2 ]; then
   echo "## Conformance: configuration error, nothing was checked (see the step's log)" >> "$GITHUB_STEP_SUMMARY"
 fi

@@ -60,7 +60,7 @@ Exit codes:
   129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM (the report says interrupted)
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
-summary.md, badge.svg, junit.xml.
+summary.md, badge.svg, junit.xml, ctrf.json.
 `;
 }
 

@@ -13,6 +13,7 @@ import { preflightProblem } from '../harness/recording/preflight.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
 import { clauseRunOf } from '../harness/judging/verdicts.ts';
 import { renderBadge } from '../reporters/badge.ts';
+import { renderCtrf } from '../reporters/ctrf.ts';
 import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
 import { renderHtml } from '../reporters/html.ts';
 import { renderJunit } from '../reporters/junit.ts';
@@ -135,11 +136,12 @@ const RENDERINGS: [name: string, render: (report: ConformanceReport) => string][
   ['summary.md', renderMarkdown],
   ['badge.svg', renderBadge],
   ['junit.xml', (report) => renderJunit([report])],
+  ['ctrf.json', renderCtrf],
 ];
 
 /**
- * Where what a person reads is not what the bundle's conformance.json says: the page, the summary, the badge and
- * JUnit are rendered from it again, and the request log is held to the exchanges. A digest only says a file is
+ * Where what a person or a tool reads is not what the bundle's conformance.json says: the page, the summary, the
+ * badge, JUnit and CTRF are rendered from it again, and the request log is held to the exchanges. A digest only says a file is
  * the one the manifest lists; a page changed to say PASS, its digest changed with it, is caught here.
  */
 function renderingDifferences(files: BundleFiles, stated: ConformanceReport, recording: BundleRecording): string[] {

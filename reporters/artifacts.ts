@@ -3,6 +3,7 @@ import writeFileAtomic from 'write-file-atomic';
 import path from 'node:path';
 import { renderBadge } from './badge.ts';
 import type { ReportView } from './conformance-result.ts';
+import { renderCtrf } from './ctrf.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -32,6 +33,7 @@ export function writeArtifacts(report: ReportView, dir: string, stepSummary?: st
       ['summary.md', renderMarkdown(report)],
       ['badge.svg', renderBadge(report)],
       ['junit.xml', renderJunit([report])],
+      ['ctrf.json', renderCtrf(report)],
     ],
     stepSummary,
   );

@@ -1,5 +1,5 @@
 import { visible } from '../harness/files/visible.ts';
-import { claimText, documentText, headline, productText, replayText, targetText, verdictText } from './sections.ts';
+import { claimText, documentText, headline, productText, replayText, targetText, unevaluableText, verdictText, violationText } from './sections.ts';
 import type { ReportView } from './conformance-result.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
@@ -9,14 +9,14 @@ const t = (text: unknown) => visible(String(text ?? ''));
 function firstViolation(clause: ReportView['clauses'][number]): string {
   const v = clause.evidence?.violations[0];
   if (!v) return '';
-  return `\n      ${t(v.request.method)} ${t(v.request.path)} → ${t(v.request.status)}: at ${t(v.pointer || '(response)')} received ${t(v.received)}; required ${t(v.required)}`;
+  return `\n      ${t(violationText(v))}`;
 }
 
 const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.length} clauses: ${ids.slice(0, 3).join(', ')}, …`);
 
 function whyErrored(clause: ReportView['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
-  if (u) return t(`${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`);
+  if (u) return t(unevaluableText(u));
   return t((clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0]);
 }
 

@@ -1,6 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ReportView } from './conformance-result.ts';
-import { claimText, headline, NO_TARGET, verdictText } from './sections.ts';
+import { claimText, firstUnevaluableText, firstViolationText, headline, NO_TARGET, verdictText } from './sections.ts';
 
 // JUnit as CI systems read it, from the report: a failed clause is a <failure>, an errored one an <error> (an
 // unreachable target errors every clause), a clause not exercised, not judged or only observed is <skipped> with
@@ -12,20 +12,14 @@ const xml = (text: string) => visible(text, 'block').replace(/[&<>"']/g, (c) => 
 const attribute = (text: string) => xml(text).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 const property = (name: string, value: string) => `<property name="${attribute(name)}" value="${attribute(value)}"/>`;
 
-const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0];
-
 /** What a clause's testcase holds besides its properties: its failure, error or reason for being skipped. */
 function outcomeElement(c: ClauseResult): string {
   if (c.status === 'failed') {
-    const v = c.evidence?.violations[0];
-    const message = v
-      ? `${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`
-      : firstLine(c.reason);
+    const message = firstViolationText(c);
     return `<failure message="${attribute(message)}" type="violation">${xml(c.reason ?? message)}</failure>`;
   }
   if (c.status === 'errored') {
-    const u = c.evidence?.unevaluable[0];
-    const message = u ? `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}` : firstLine(c.reason);
+    const message = firstUnevaluableText(c);
     return `<error message="${attribute(message)}" type="errored">${xml(c.reason ?? message)}</error>`;
   }
   if (c.status === 'not-exercised') return `<skipped message="${attribute(`not exercised: ${c.reason ?? ''}`)}"/>`;

@@ -16,6 +16,7 @@ export const RUN_OUTPUT = [
   'summary.md',
   'badge.svg',
   'junit.xml',
+  'ctrf.json',
   'requests.json',
   'evidence.tar.gz',
   '.evidence-staging',

@@ -17,6 +17,7 @@ import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
 import { visible } from '../files/visible.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
 import { discardEvidence } from '../evidence/evidence-stage.ts';
+import { annotations } from '../../reporters/annotations.ts';
 import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.ts';
 import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
@@ -194,6 +195,8 @@ export default class ConformanceReporter implements Reporter {
       else if (report.verdict !== 'pass') process.stdout.write(consoleLine(report, page) + evidence.replace(/^ {2}evidence: (?!none).*\n/, ''));
       reports.push({ report, path: page });
     }
+    // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
+    if (process.env.GITHUB_ACTIONS === 'true') for (const line of annotations(reports.map((r) => r.report))) process.stdout.write(`${line}\n`);
     if (!run.multi) return this.settle(reports[0].report.verdict);
     const matrix = buildMatrixReport(reports, result.duration, run.shard);
     const files = writeMatrixArtifacts(

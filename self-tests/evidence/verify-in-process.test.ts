@@ -14,13 +14,14 @@ test('the reference bundle made in process verifies', () => {
   expect(verifyBundle(good)).toMatchObject({ differences: [], refused: undefined });
 });
 
-// What a person reads is covered too: a page, summary, badge or JUnit changed to say otherwise than the report, or
+// What a person or a tool reads is covered too: a page, summary, badge, JUnit or CTRF changed to say otherwise than the report, or
 // a request log that changes a status, is caught though every digest was changed to match.
 for (const [name, change] of [
   ['reports/index.html', (t: string) => t.replace(/>PASS</g, '>FAIL<')],
   ['reports/summary.md', (t: string) => t.replace('## Conformance: PASS', '## Conformance: FAIL')],
   ['reports/badge.svg', (t: string) => t.replace('#2e7d32', '#c62828')],
   ['reports/junit.xml', (t: string) => t.replace('name="verdict" value="pass"', 'name="verdict" value="fail"')],
+  ['reports/ctrf.json', (t: string) => t.replace('"status": "other"', '"status": "passed"')],
   ['reports/requests.json', (t: string) => t.replace(/"status":401/, '"status":200')],
 ] as const) {
   test(`${name} changed, its digest changed to match, is not verified`, () => {

@@ -35,6 +35,7 @@ test('a run leaves evidence.tar.gz: the exchanges, the reports and a manifest of
     'exchanges.json',
     'reports/badge.svg',
     'reports/conformance.json',
+    'reports/ctrf.json',
     'reports/index.html',
     'reports/junit.xml',
     'reports/requests.json',

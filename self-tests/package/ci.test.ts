@@ -102,6 +102,7 @@ test('the action gates a conformant deployment green, with its verdict, exit cod
   expect(ran.exitCode, ran.log).toBe(0);
   expect(out).toEqual({ 'exit-code': '0', verdict: 'pass' });
   expect(gated.exitCode, gated.log).toBe(0);
+  expect(ran.log).not.toMatch(/^::error/m);
   expect(readFileSync(r.summary, 'utf8')).toContain('## Conformance: PASS');
   expect(existsSync(path.join(r.workspace, 'conformance-report', 'index.html'))).toBe(true);
 });
@@ -117,9 +118,9 @@ test('the action claims what its claim input names: given the admin token alone,
   expect(whole.gated.exitCode).toBe(3);
 });
 
-test('the action fails the job on a violation, after the report is written, and the log says it is a violation', async () => {
+test('the action fails the job on a violation, after the report is written, and the log says it is a violation, naming the clause', async () => {
   const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
-  const { r, out, gated } = await action({
+  const { r, ran, out, gated } = await action({
     'base-url': env.CONFORMANCE_BASE_URL,
     'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
     'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
@@ -127,6 +128,10 @@ test('the action fails the job on a violation, after the report is written, and 
   expect(out).toEqual({ 'exit-code': '1', verdict: 'fail' });
   expect(gated.exitCode).toBe(1);
   expect(gated.log).toContain('::error title=Conformance FAIL::');
+  // The failed clause is an annotation of its own, which the runner reads from the run step's log.
+  expect(ran.log.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
+    '::error title=Conformance%3A projects.project.health-range failed::the health of a project lies between 0 and 100: GET /api/admin/projects → 200: at /projects/0/health received 100.5; required a value of at most 100',
+  ]);
   expect(existsSync(path.join(r.workspace, 'conformance-report', 'conformance.json'))).toBe(true);
 });
 

@@ -1,12 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { loadTargets } from '../../harness/config/targets.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
+import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { verifyCommand } from '../support/bundles.ts';
 import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from '../support/run-suite.ts';
 
@@ -25,7 +27,13 @@ test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() 
 
 function artefacts(run: SuiteRun) {
   const read = (name: string) => readFileSync(path.join(run.reportDir, name), 'utf8');
-  return { html: path.join(run.reportDir, 'index.html'), markdown: read('summary.md'), badge: read('badge.svg'), junit: read('junit.xml') };
+  return {
+    html: path.join(run.reportDir, 'index.html'),
+    markdown: read('summary.md'),
+    badge: read('badge.svg'),
+    junit: read('junit.xml'),
+    ctrf: JSON.parse(read('ctrf.json')),
+  };
 }
 
 async function openReport(file: string, screenshot: string) {
@@ -45,11 +53,17 @@ async function openReport(file: string, screenshot: string) {
   return { ...seen, external };
 }
 
-test('a run against the reference target writes a valid report, a passing page, summary, badge and JUnit', async () => {
+test('a run against the reference target writes a valid report, a passing page, summary, badge, JUnit and CTRF', async () => {
   const run = await runSuite(referenceTargetEnv(server.url));
   expect(run.exitCode, run.stdout).toBe(0);
   expect(reportSchemaErrors(run.report)).toEqual([]);
-  const { html, markdown, badge, junit } = artefacts(run);
+  const { html, markdown, badge, junit, ctrf } = artefacts(run);
+  expect(ctrfSchemaErrors(ctrf)).toEqual([]);
+  // The INFO clauses are observed (other) or not exercised (skipped): none of them passes.
+  expect(ctrf.results.summary).toMatchObject({ tests: 46, passed: 37, failed: 0, skipped: 2, other: 7 });
+  // The run lists every file it wrote, so that the next run in the folder removes each of them, and nothing else.
+  const written: string[] = JSON.parse(readFileSync(path.join(run.reportDir, WRITTEN_FILE), 'utf8')).written;
+  expect(readdirSync(run.reportDir).filter((f) => f !== WRITTEN_FILE && !written.includes(f))).toEqual([]);
   const page = await openReport(html, path.join(run.reportDir, 'index.png'));
   expect(page).toMatchObject({ verdict: 'PASS', mustPassed: '37', failedRows: 0, external: [] });
   expect(page.counts).toMatch(/37\s*MUST passed/);
@@ -67,7 +81,9 @@ test('a run against a broken variant shows the failed clause in every artefact',
   expect(run.exitCode).toBe(1);
   expect(reportSchemaErrors(run.report)).toEqual([]);
   expect(statusesOf(run.report)[CLAUSE]).toBe('failed');
-  const { html, markdown, badge, junit } = artefacts(run);
+  const { html, markdown, badge, junit, ctrf } = artefacts(run);
+  expect(ctrfSchemaErrors(ctrf)).toEqual([]);
+  expect(ctrf.results.tests.find((t: { testId: string }) => t.testId === CLAUSE)).toMatchObject({ status: 'failed', rawStatus: 'failed' });
   const page = await openReport(html, path.join(run.reportDir, 'index.png'));
   expect(page).toMatchObject({ verdict: 'FAIL', mustPassed: '36', failedRows: 1, external: [] });
   expect(page.counts).toMatch(/1\s*failed/);
@@ -106,6 +122,9 @@ test('a known deviation excuses its failure, and says so; one that passes now is
   expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('### Known deviations');
   // An accepted failure is no <failure> in JUnit, which agrees with the gate.
   expect(readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8')).not.toMatch(/<failure|<error/);
+  // CTRF neither fails it nor passes it: its own status stays in rawStatus.
+  const ctrf = JSON.parse(readFileSync(path.join(run.reportDir, 'ctrf.json'), 'utf8'));
+  expect(ctrf.results.tests.find((t: { testId: string }) => t.testId === CLAUSE)).toMatchObject({ status: 'other', rawStatus: 'known-deviation' });
   // The deviation the pass rests on stands at the top of the page, beside where failures would, not mid-page.
   const page = readFileSync(path.join(run.reportDir, 'index.html'), 'utf8');
   expect(page.indexOf('data-testid="deviations"')).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { launchChromium } from '../support/browser.ts';
 import { verifyCommand } from '../support/bundles.ts';
+import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { runSuite } from '../support/run-suite.ts';
 
 // Several target files in one run: one Playwright project each, a report per target and a target × clause matrix.
@@ -59,6 +60,12 @@ test('two targets side by side: each gets its own report, the matrix shows where
   expect(row).toMatchObject({ status: 'failed', byTarget: { faithful: 'passed', broken: 'failed' } });
   expect(matrix.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['projects.owner.group']);
   for (const name of ['faithful', 'broken']) expect(existsSync(path.join(run.reportDir, 'targets', name, 'conformance.json'))).toBe(true);
+  // CTRF is one target's run: each target's folder has its own, its target in every test's labels.
+  for (const name of ['faithful', 'broken']) {
+    const ctrf = JSON.parse(readFileSync(path.join(run.reportDir, 'targets', name, 'ctrf.json'), 'utf8'));
+    expect(ctrfSchemaErrors(ctrf)).toEqual([]);
+    expect(new Set(ctrf.results.tests.map((t: { labels: { target: string } }) => t.labels.target))).toEqual(new Set([name]));
+  }
   expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('| `projects.owner.group` | passed | failed |');
 
   const browser = await launchChromium();

@@ -8,6 +8,7 @@ import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { rejudge } from '../../commands/verify.ts';
 import { renderBadge } from '../../reporters/badge.ts';
+import { renderCtrf } from '../../reporters/ctrf.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { renderJunit } from '../../reporters/junit.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
@@ -42,6 +43,7 @@ export function referenceBundle(): BundleFiles {
     [`${REPORTS}/summary.md`, Buffer.from(renderMarkdown(report))],
     [`${REPORTS}/badge.svg`, Buffer.from(renderBadge(report))],
     [`${REPORTS}/junit.xml`, Buffer.from(renderJunit([report]))],
+    [`${REPORTS}/ctrf.json`, Buffer.from(renderCtrf(report))],
     [`${REPORTS}/requests.json`, Buffer.from(JSON.stringify({ startedAt: facts.startedAt, target: facts.target, requests }))],
   ]);
   const digests = Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)]));
