@@ -3,7 +3,7 @@ import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadSchemas } from '../harness/contracts/contracts.ts';
 import { differenceLine, rowDifferences } from '../harness/contracts/document-contracts.ts';
 import { documentFile } from '../harness/contracts/document.ts';
-import { documentTables } from '../harness/contracts/document-rows.ts';
+import { documentTables, MAX_DOCUMENT_BYTES } from '../harness/contracts/document-rows.ts';
 import { readSettingFile } from '../harness/files/setting-file.ts';
 import { visible } from '../harness/files/visible.ts';
 
@@ -18,6 +18,7 @@ function document(args: string[]): number {
   const file = args[0] === undefined ? documentFile() : path.resolve(args[0]);
   const read = readSettingFile(file);
   if ('reason' in read) return refuse(`${file} cannot be read (${read.reason})`);
+  if (read.bytes.length > MAX_DOCUMENT_BYTES) return refuse(`${file} is not the document: it is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
   const tables = documentTables(read.bytes.toString('utf8'));
   if ('notTheDocument' in tables) return refuse(`${file} is not the document: ${tables.notTheDocument}`);
   const differences = rowDifferences(tables.tables, loadSchemas(), loadCatalogue());
@@ -37,4 +38,5 @@ function refuse(message: string): number {
   return 2;
 }
 
-process.exit(document(process.argv.slice(2)));
+// The exit code is set, not exited with: a long list written to a pipe is still being written.
+process.exitCode = document(process.argv.slice(2));

@@ -153,25 +153,33 @@ function compareKinds(c: Comparison, table: string, kinds: DocumentTable, schema
   const errorOf = { ...ERROR_OF, enum: 'discriminator' };
   compareObject(c, { table, rows: kinds.rows.filter((r) => r.kind === undefined), properties: union, required, place: { file }, errorOf });
   // A kind the contract lacks, or one it adds, is said once: as a value of the property that tells them apart.
-  for (const kind of kinds.kinds ?? []) {
+  const rowsOf = new Map<string, DocumentRow[]>();
+  for (const row of kinds.rows) {
+    if (row.kind === undefined) continue;
+    const list = rowsOf.get(row.kind) ?? [];
+    rowsOf.set(row.kind, list);
+    list.push(row);
+  }
+  for (const kind of new Set(kinds.kinds)) {
     const branch = branches.find((b) => kindOf(b) === kind);
     if (!branch) continue;
     const { [by]: _tag, ...properties } = propertiesOf(branch);
-    const rows = kinds.rows.filter((r) => r.kind === kind);
+    const rows = rowsOf.get(kind) ?? [];
     compareObject(c, { table, rows, properties, required: [...required, ...stringsOf(branch.required)], place: { file, kind: branch }, kind });
   }
 }
 
 /** The table of section 2 a state's resource names: "Signup token" is the "Public signup token", "Project" the "Project object". */
-function tablesOf(resource: string, tables: DocumentTable[]): DocumentTable[] {
-  const named = (t: DocumentTable) => t.name.toLowerCase().replace(/ object$/, '');
-  return resource === '' ? [] : tables.filter((t) => t.form === 'fields' && named(t).endsWith(resource.toLowerCase()));
+function tablesOf(resource: string, named: [string, DocumentTable][]): DocumentTable[] {
+  const end = resource.toLowerCase();
+  return end === '' ? [] : named.filter(([name]) => name.endsWith(end)).map(([, t]) => t);
 }
 
 /** The state table (3): each row against the property of the object its resource names (2.x). */
 function compareStates(c: Comparison, table: string, states: DocumentRow[], tables: DocumentTable[]): void {
+  const named = tables.filter((t) => t.form === 'fields').map((t): [string, DocumentTable] => [t.name.toLowerCase().replace(/ object$/, ''), t]);
   for (const row of states) {
-    const holders = tablesOf(row.resource ?? '', tables);
+    const holders = tablesOf(row.resource ?? '', named);
     const file = holders.length === 1 ? CONTRACT_OF_TABLE[holders[0].section] : undefined;
     const schema = file === undefined ? undefined : c.schemas.get(file);
     if (file === undefined || schema === undefined) {

@@ -31,6 +31,12 @@ export interface DocumentTable {
   rows: DocumentRow[];
 }
 
+/**
+ * The most a text of the document may hold: the document is 12 KB, and a text 80 times as long is none of its
+ * versions. Comparing a state with every table is quadratic: the bound keeps a made-up text to seconds.
+ */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
 export type DocumentTables = { tables: DocumentTable[] } | { notTheDocument: string };
 
 const unquoted = (cell: string) => cell.replace(/`/g, '').trim();
@@ -47,10 +53,11 @@ function typeAndFormat(cell: string): Pick<DocumentRow['says'], 'type' | 'format
   return { type: type.trim(), format: format?.trim() || 'none' };
 }
 
-/** The values a field's meaning lists after "Allowed values:", each in backticks; "any" when it lists none. */
+/** The values a field's meaning lists in the sentence after "Allowed values:", each in backticks; "any" when it lists none. */
 function allowedValues(meaning: string): string {
-  const sentence = /Allowed values:((?:\s*(?:,|\bor\b|\band\b)?\s*`[^`]*`)+)/i.exec(meaning);
-  return listed(sentence ? quotedValues(sentence[1]) : []);
+  const at = meaning.search(/Allowed values:/i);
+  const sentence = at < 0 ? '' : meaning.slice(at).split(/\.(?:\s|$)/)[0];
+  return listed(quotedValues(sentence));
 }
 
 /**
@@ -60,10 +67,9 @@ function allowedValues(meaning: string): string {
  * object holds, as contracts/error.schema.json says). Without a Nullable column (2.4, 2.7) each field has the
  * type its Type cell gives, which null is not.
  */
-function fieldRows(part: DocumentPart, table: MarkdownTable): DocumentRow[] {
+function fieldRows(table: MarkdownTable, optionalUnlessMarked: boolean): DocumentRow[] {
   const column = (name: string) => table.header.findIndex((h) => h.toLowerCase() === name);
   const [field, type, required, nullable, meaning] = ['field', 'type', 'required', 'nullable', 'meaning'].map(column);
-  const optionalUnlessMarked = /all fields are optional unless marked otherwise/i.test(part.prose);
   return table.rows.map((cells) => {
     const says: DocumentRow['says'] = { ...typeAndFormat(cells[type] ?? ''), enum: allowedValues(cells[meaning] ?? '') };
     if (required >= 0) says.required = yesNo(cells[required] ?? '');
@@ -78,10 +84,9 @@ function fieldRows(part: DocumentPart, table: MarkdownTable): DocumentRow[] {
  * "name (string, required); imageUrl (string, nullable)", each optional and not nullable unless marked so. The
  * property that tells the kinds apart takes the kinds as its values, and is required where the prose says so.
  */
-function kindRows(part: DocumentPart, table: MarkdownTable, property: string): DocumentRow[] {
+function kindRows(table: MarkdownTable, property: string, requiredByProse: Set<string>): DocumentRow[] {
   const kinds = table.rows.map((cells) => unquoted(cells[0] ?? ''));
-  const requiredSentence = new RegExp(`\`${property.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` is required`);
-  const rows: DocumentRow[] = [{ field: property, says: { required: requiredSentence.test(part.prose) ? 'yes' : 'no', enum: listed([...kinds].sort()) } }];
+  const rows: DocumentRow[] = [{ field: property, says: { required: requiredByProse.has(property) ? 'yes' : 'no', enum: listed([...new Set(kinds)].sort()) } }];
   for (const [i, cells] of table.rows.entries()) {
     const others = (cells[1] ?? '').trim();
     if (/^none$/i.test(others)) continue;
@@ -113,13 +118,25 @@ const hasColumn = (table: MarkdownTable, name: string) => table.header.some((h) 
 export function documentTables(text: string): DocumentTables {
   const parts = documentParts(text);
   const tables: DocumentTable[] = [];
-  for (const part of parts.filter((p) => isSubpart(p, '2')))
+  for (const part of parts.filter((p) => isSubpart(p, '2'))) {
+    const [section, name] = [part.number, tableName(part.heading)];
+    const optionalUnlessMarked = /all fields are optional unless marked otherwise/i.test(part.prose);
+    // "`ownerType` is required in every kind."
+    const requiredByProse = new Set([...part.prose.matchAll(/`([^`]*)` is required/g)].map((m) => m[1]));
     for (const table of part.tables) {
-      const [section, name] = [part.number, tableName(part.heading)];
       const kindsBy = unquoted(table.header[0] ?? '');
-      if (hasColumn(table, 'field')) tables.push({ section, name, form: 'fields', rows: fieldRows(part, table) });
-      else tables.push({ section, name, form: 'kinds', kindsBy, kinds: table.rows.map((c) => unquoted(c[0] ?? '')), rows: kindRows(part, table, kindsBy) });
+      if (hasColumn(table, 'field')) tables.push({ section, name, form: 'fields', rows: fieldRows(table, optionalUnlessMarked) });
+      else
+        tables.push({
+          section,
+          name,
+          form: 'kinds',
+          kindsBy,
+          kinds: table.rows.map((c) => unquoted(c[0] ?? '')),
+          rows: kindRows(table, kindsBy, requiredByProse),
+        });
     }
+  }
   if (!parts.some((p) => p.number === '2') || tables.length === 0) return { notTheDocument: 'it has no section 2 with tables of fields' };
   for (const part of parts.filter((p) => p.number === '3'))
     for (const table of part.tables.filter((t) => hasColumn(t, 'resource') && hasColumn(t, 'values')))

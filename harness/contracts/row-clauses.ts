@@ -34,10 +34,20 @@ function refersTo(node: unknown, file: string): boolean {
 }
 
 /** A contract's annotations over those of the contract that holds it, and so on up. */
-function annotationsOf(file: string, schemas: Map<string, JsonSchema>, seen = new Set<string>()): Record<string, string> {
+function annotationsUp(file: string, schemas: Map<string, JsonSchema>, seen = new Set<string>()): Record<string, string> {
   seen.add(file);
   const holder = [...schemas.keys()].find((other) => !seen.has(other) && refersTo(schemas.get(other), file));
-  return { ...(holder ? annotationsOf(holder, schemas, seen) : {}), ...ownAnnotations(schemas.get(file)) };
+  return { ...(holder ? annotationsUp(holder, schemas, seen) : {}), ...ownAnnotations(schemas.get(file)) };
+}
+
+// Found once per set of contracts and file: a document may have many rows, and each asks.
+const resolved = new WeakMap<Map<string, JsonSchema>, Map<string, Record<string, string>>>();
+
+function annotationsOf(file: string, schemas: Map<string, JsonSchema>): Record<string, string> {
+  const known = resolved.get(schemas) ?? new Map<string, Record<string, string>>();
+  resolved.set(schemas, known);
+  if (!known.has(file)) known.set(file, annotationsUp(file, schemas));
+  return known.get(file)!;
 }
 
 /** The clauses that judge these kinds of schema error (`required`, `type`, `null`, `format`, `discriminator`) for a field declared here. */

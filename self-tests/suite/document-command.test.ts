@@ -42,6 +42,19 @@ test('an edited copy names each row that differs and the clauses it touches, exi
   ]);
 });
 
+test('a long list of differences is written whole through a pipe before the command exits', async () => {
+  const extra = Array.from({ length: 3000 }, (_, i) => `| added${i} | string | no | no | A field the contracts lack. |`).join('\n');
+  const file = copyOf('long.md', documentText().replace('| id | string | yes | no | Project id. |', `| id | string | yes | no | Project id. |\n${extra}`));
+  const run = await runCommand(['document', file]);
+  expect(run.exitCode).toBe(1);
+  const lines = run.stdout.trimEnd().split('\n');
+  expect([lines.length, lines[0], lines.at(-1)]).toEqual([
+    3001,
+    `${file}: 3000 difference(s) from the contracts, row by row:`,
+    expect.stringMatching(/^ {2}2\.5 Project object, added2999: missing: /),
+  ]);
+});
+
 test('a file that cannot be read, or is not the document, is one line, exit code 2; what it holds is shown, never obeyed', async () => {
   const escaped = copyOf('escaped.md', documentText().replace('| secret | string |', '| secr\u001b[2Jet | string |'));
   const cases: [string[], string][] = [
@@ -50,6 +63,10 @@ test('a file that cannot be read, or is not the document, is one line, exit code
     [
       ['document', copyOf('notes.md', '# Notes\n\n| a | b |\n|---|---|\n')],
       `admin-api-conformance document: ${dir}/notes.md is not the document: it has no section 2 with tables of fields`,
+    ],
+    [
+      ['document', copyOf('large.md', `${documentText()}\n${' '.repeat(1024 * 1024)}`)],
+      `admin-api-conformance document: ${dir}/large.md is not the document: it is larger than 1 MiB`,
     ],
     [
       ['document', 'one.md', 'two.md'],
