@@ -32,7 +32,7 @@ export interface DocumentTable {
 }
 
 /**
- * The most a text of the document may hold: the document is 12 KB, and a text 80 times as long is none of its
+ * The most a text of the document may hold: the document is 9 KB, and a text over a hundred times as long is none of its
  * versions. Comparing a state with every table is quadratic: the bound keeps a made-up text to seconds.
  */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -45,7 +45,7 @@ const quotedValues = (text: string) => [...new Set([...text.matchAll(/`([^`]*)`/
 const listed = (values: string[]) => (values.length === 0 ? 'any' : values.join(', '));
 
 /** "Owner object (element of `owners`), one of three kinds …" is the table of the "Owner object". */
-export const tableName = (heading: string) => heading.replace(/\s*[(,].*$/, '');
+const tableName = (heading: string) => heading.replace(/\s*[(,].*$/, '');
 
 /** "string, date-time" is a string of the date-time format; "array of user objects" has none. */
 function typeAndFormat(cell: string): Pick<DocumentRow['says'], 'type' | 'format'> {
