@@ -32,8 +32,8 @@ export interface DocumentTable {
 }
 
 /**
- * The most a text of the document may hold: the document is 9 KB, and a text over a hundred times as long is none of its
- * versions. Comparing a state with every table is quadratic: the bound keeps a made-up text to seconds.
+ * The most a text of the document may hold: the document is 9 KB, and a text over a hundred times as long is
+ * none of its versions. Comparing a state with every table is quadratic: the bound keeps a made-up text to seconds.
  */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
