@@ -44,6 +44,8 @@ Usage:
   admin-api-conformance diff <old run> <new run> [--format text|markdown|json]
                                                          compare two runs clause by clause (conformance.json, report folders or
                                                          bundles, verified first); 1 when anything regressed, 0 otherwise
+  admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
+                                                         contracts row by row; 0 they agree, 1 rows differ, 2 not the document
   admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -251,7 +253,7 @@ function baseUrlGiven(args) {
   return [...args.slice(0, at), ...args.slice(at + (args[at] === '--base-url' ? 2 : 1))];
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
 
 /** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
@@ -274,7 +276,9 @@ function distance(a, b) {
 function unknownCommand(word) {
   const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
   if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
-  return refuse(`unknown command "${word}": the commands are run, merge, verify, diff and help, and come first; Playwright's test filters go after --`);
+  return refuse(
+    `unknown command "${word}": the commands are run, merge, verify, diff, document and help, and come first; Playwright's test filters go after --`,
+  );
 }
 
 function main(argv) {
@@ -295,6 +299,7 @@ function main(argv) {
   if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
   if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
   if (command === 'diff') return runModule('diff-command', [...rest, ...passed]);
+  if (command === 'document') return runModule('document-command', [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.
@@ -308,7 +313,7 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge) in a child process: a clone runs the TypeScript
+ * Runs one of the suite's own commands (verify, merge, diff, document) in a child process: a clone runs the TypeScript
  * sources through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {

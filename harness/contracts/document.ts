@@ -18,11 +18,15 @@ export const SPEC_DIR = path.join(CONTRACTS_DIR, 'spec');
 let cached: SpecDocument | undefined;
 let text: string | undefined;
 
+/** Where the copy of the document lies. */
+export function documentFile(): string {
+  const about = JSON.parse(readFileSync(path.join(SPEC_DIR, 'document.json'), 'utf8')) as { file: string };
+  return path.join(SPEC_DIR, about.file);
+}
+
 /** The copy of the document's text. */
 export function documentText(): string {
-  if (text !== undefined) return text;
-  const about = JSON.parse(readFileSync(path.join(SPEC_DIR, 'document.json'), 'utf8')) as { file: string };
-  return (text = readFileSync(path.join(SPEC_DIR, about.file), 'utf8'));
+  return (text ??= readFileSync(documentFile(), 'utf8'));
 }
 
 /** The copy of the document kept in contracts/spec/, named by its title and hash. */

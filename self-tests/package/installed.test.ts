@@ -47,6 +47,12 @@ test("--help lists every CONFORMANCE_ variable and the exit codes; --version is 
   expect(version.output.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
 });
 
+test('the installed command checks the copy of the document it ships against its contracts, row by row', async () => {
+  const document = await command(['document']);
+  expect(document.exitCode, document.output).toBe(0);
+  expect(document.output).toMatch(/dist\/contracts\/spec\/admin-api\.md: its \d+ rows in \d+ tables agree with the contracts\n$/);
+});
+
 // A second user of the machine finds os.tmpdir()/admin-api-conformance made by the first, and may not write in
 // it. The tests run as root, whom no mode stops, so a file of that name stands for that folder.
 test('the installed command checks the embedded reference target when asked, and writes the reports where the user stands, whoever ran it before', async () => {
