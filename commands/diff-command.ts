@@ -91,9 +91,10 @@ function diff(args: string[]): number {
 }
 
 try {
-  process.exit(diff(process.argv.slice(2)));
+  // Set, not exited with: output to a pipe is written after this line, and an exit would cut it.
+  process.exitCode = diff(process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof DiffError) && !(error instanceof ReportFileError)) throw error;
   process.stderr.write(`admin-api-conformance diff: ${visible(error.message)}\n`);
-  process.exit(error instanceof DiffError ? error.exitCode : 2);
+  process.exitCode = error instanceof DiffError ? error.exitCode : 2;
 }

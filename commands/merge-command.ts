@@ -173,9 +173,10 @@ function merge(args: string[]): number {
 }
 
 try {
-  process.exit(merge(process.argv.slice(2)));
+  // Set, not exited with: output to a pipe is written after this line, and an exit would cut it.
+  process.exitCode = merge(process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof MergeError) && !(error instanceof ConfigError)) throw error;
   process.stderr.write(`admin-api-conformance: ${visible(error.message)}\n`);
-  process.exit(error instanceof MergeError ? error.exitCode : 2);
+  process.exitCode = error instanceof MergeError ? error.exitCode : 2;
 }

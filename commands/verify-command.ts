@@ -31,9 +31,12 @@ async function main(args: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // The code is set, not exited with: output to a pipe is written after this line, and an exit would cut it.
+  (code) => {
+    process.exitCode = code;
+  },
   (error: Error) => {
     process.stderr.write(`${printable(`admin-api-conformance verify: ${error.message}`)}\n`);
-    process.exit(2);
+    process.exitCode = 2;
   },
 );

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -145,4 +145,31 @@ test('what cannot be compared is one line, exit code 2: a usage mistake, a missi
   expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
   const format = await runCommand(['diff', faithful.reportDir, broken.reportDir, '--format', 'xml']);
   expect(format.exitCode).toBe(2);
+});
+
+/** A matrix folder of `n` copies of one run's report under other names, as a fleet run leaves it. */
+function fleetOf(run: SuiteRun, n: number, into: string): string {
+  const report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const targets = Array.from({ length: n }, (_, i) => {
+    const name = `tenant-${i + 1}`;
+    mkdirSync(path.join(into, 'targets', name), { recursive: true });
+    writeFileSync(path.join(into, 'targets', name, 'conformance.json'), JSON.stringify({ ...report, target: { ...report.target, name } }));
+    return { name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: `targets/${name}/index.html` };
+  });
+  writeFileSync(path.join(into, 'conformance.json'), JSON.stringify({ kind: 'matrix', targets }));
+  return into;
+}
+
+test('a diff longer than a pipe holds at once reaches the pipe whole', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-fleet-'));
+  try {
+    const old = fleetOf(faithful, 300, path.join(dir, 'old'));
+    const now = fleetOf(broken, 300, path.join(dir, 'new'));
+    const run = await runCommand(['diff', old, now, '--format', 'json']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.stdout.length).toBeGreaterThan(64 * 1024);
+    expect((JSON.parse(run.stdout) as RunDiff).regressions).toBe(300);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
