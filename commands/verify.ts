@@ -1,6 +1,7 @@
 import { loadChecks } from '../checks/index.ts';
 import type { KeyObject } from 'node:crypto';
 import { attestationDifferences } from './attestation-check.ts';
+import { targetOf } from '../reporters/attestation.ts';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
@@ -99,9 +100,6 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     claim: bundle.facts.claim,
   });
 }
-
-/** A target as both the manifest and a report name it. */
-const targetOf = ({ name, baseUrl, embedded }: Manifest['target']) => ({ name, baseUrl, embedded });
 
 /**
  * What the manifest says of the run against what the bundle's report says: the manifest has no digest of its

@@ -56,8 +56,8 @@ export function configurationDescriptors(
   ];
 }
 
-/** The target as the manifest and the report name it. */
-export const targetOf = ({ name, baseUrl, embedded }: ConformanceReport['target']) => ({ name, baseUrl, embedded });
+/** A target as a manifest, a report and an attestation name it. */
+export const targetOf = ({ name, baseUrl, embedded }: { name: string; baseUrl: string; embedded: boolean }) => ({ name, baseUrl, embedded });
 
 /**
  * The statement a signed run makes of its bundle, or undefined when the run has no verdict to sign. The
