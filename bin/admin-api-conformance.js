@@ -36,8 +36,10 @@ Usage:
                                                          (or --base-url URL; tokens from the environment), -- --grep @MUST
   admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
                                                          or -- --shard=i/n) into the run's report; exit by its verdict
-  admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
-                                                         again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
+  admin-api-conformance verify <bundle> [--anyway] [--key <public key PEM>]
+                                                         check an evidence bundle offline: its digests, then every clause judged
+                                                         again from its exchanges, and with --key its signed attestation
+                                                         (CONFORMANCE_SIGNING_KEY); 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance diff <old run> <new run> [--format text|markdown|json]
                                                          compare two runs clause by clause (conformance.json, report folders or
                                                          bundles, verified first); 1 when anything regressed, 0 otherwise

@@ -7,7 +7,7 @@ import { openEnvelope, type Envelope } from '../harness/evidence/dsse.ts';
 import {
   configurationDescriptors,
   IN_TOTO_PAYLOAD_TYPE,
-  targetOf,
+  subjectAnnotations,
   TEST_RESULT_TYPE,
   testResultOf,
   type ResourceDescriptor,
@@ -108,9 +108,9 @@ function statementDifferences(statement: Statement, bundle: AttestedBundle): str
       bundle.madeHere,
     ),
   ];
-  const target = statement.subject.find((s) => s.digest?.sha256 === bundle.subject.sha256)?.annotations?.target;
-  if (!isDeepStrictEqual(target, targetOf(bundle.stated.target)))
-    differences.push(`its subject is of the target ${JSON.stringify(target)}, the bundle's report of ${JSON.stringify(targetOf(bundle.stated.target))}`);
+  const said = statement.subject.find((s) => s.digest?.sha256 === bundle.subject.sha256)?.annotations;
+  const stands = subjectAnnotations(bundle.stated);
+  if (!isDeepStrictEqual(said, stands)) differences.push(`its subject says ${JSON.stringify(said)}, the bundle's report ${JSON.stringify(stands)}`);
   return differences;
 }
 
@@ -120,11 +120,14 @@ function statementDifferences(statement: Statement, bundle: AttestedBundle): str
  * cannot read, or that the key did not sign, are ignored, as in-toto asks, and named only when none is left.
  */
 export function attestationDifferences(text: string, key: KeyObject, bundle: AttestedBundle): { differences: string[]; result?: string } {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  const read = lines.map((line) => statementOf(line, key));
+  const lines = text
+    .split('\n')
+    .map((line, i) => ({ line, number: i + 1 }))
+    .filter(({ line }) => line.trim() !== '');
+  const read = lines.map(({ line, number }) => ({ number, ...statementOf(line, key) }));
   const signed = read.flatMap((r) => ('statement' in r ? [r.statement] : []));
   if (signed.length === 0) {
-    const problems = read.map((r, i) => `line ${i + 1}: ${'problem' in r ? r.problem : ''}`);
+    const problems = read.map((r) => `line ${r.number}: ${'problem' in r ? r.problem : ''}`);
     return { differences: [lines.length === 0 ? 'it holds no envelope' : problems.slice(0, 3).join('; ')] };
   }
   const about = signed.filter((s) => s.subject.some((d) => d.digest?.sha256 === bundle.subject.sha256));

@@ -14,6 +14,10 @@ export function suiteConfiguration(configuration: { sha256: string; claim: strin
   return configurationDescriptors([...contractFiles(), document], configuration);
 }
 
+/** Why a run signs nothing, whatever became of its bundle: it has no verdict. Undefined for a pass or a fail. */
+export const noVerdictToSign = (report: ConformanceReport): string | undefined =>
+  testResultOf(report) ? undefined : `the run has no verdict (${headline(report)}); only a pass or a fail is signed`;
+
 /**
  * Signs the statement of a run's bundle and writes it beside the bundle, in one line (a DSSE envelope) of an
  * in-toto bundle file. A run without a verdict signs nothing. Returns where it went, or why there is none.
@@ -23,7 +27,8 @@ export function writeAttestation(
   bundle: string,
   run: { key: KeyObject; configuration: string; url?: string },
 ): { written: string; keyid: string } | { none: string } {
-  if (!testResultOf(report)) return { none: `the run has no verdict (${headline(report)}); only a pass or a fail is signed` };
+  const unsigned = noVerdictToSign(report);
+  if (unsigned) return { none: unsigned };
   const subject = bundleSubject(bundle);
   const configuration = suiteConfiguration({ sha256: run.configuration, claim: report.claim.profiles });
   const statement = attestationStatement(report, subject, configuration, run.url)!;

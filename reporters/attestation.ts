@@ -60,11 +60,20 @@ export function configurationDescriptors(
 export const targetOf = ({ name, baseUrl, embedded }: { name: string; baseUrl: string; embedded: boolean }) => ({ name, baseUrl, embedded });
 
 /**
+ * What the subject's annotations say of the bundle: the target it judged, and, for a replay, the bundle whose
+ * exchanges it judged again, which no target was asked for by this run.
+ */
+export const subjectAnnotations = (report: Pick<ConformanceReport, 'target' | 'replay'>) => ({
+  target: targetOf(report.target),
+  ...(report.replay ? { replayOf: report.replay.bundle } : {}),
+});
+
+/**
  * The statement a signed run makes of its bundle, or undefined when the run has no verdict to sign. The
  * subject says which target the bundle judged: a pass of the embedded reference target is no deployment's.
  */
 export function attestationStatement(
-  report: Pick<ConformanceReport, 'verdict' | 'clauses' | 'target'>,
+  report: Pick<ConformanceReport, 'verdict' | 'clauses' | 'target' | 'replay'>,
   subject: { name: string; sha256: string },
   configuration: ResourceDescriptor[],
   url?: string,
@@ -74,7 +83,7 @@ export function attestationStatement(
   const { result, ...lists } = tested;
   return {
     _type: STATEMENT_TYPE,
-    subject: [{ name: subject.name, digest: { sha256: subject.sha256 }, annotations: { target: targetOf(report.target) } }],
+    subject: [{ name: subject.name, digest: { sha256: subject.sha256 }, annotations: subjectAnnotations(report) }],
     predicateType: TEST_RESULT_TYPE,
     predicate: { result, configuration, ...(url === undefined ? {} : { url }), ...lists },
   };

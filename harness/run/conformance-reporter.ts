@@ -22,7 +22,7 @@ import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
-import { writeAttestation } from '../../reporters/attestation-file.ts';
+import { noVerdictToSign, writeAttestation } from '../../reporters/attestation-file.ts';
 
 // The reporter runs in Playwright's runner, where global setup judged the run: it takes the verdicts from
 // there (harness/run/run-judgement.ts), and of Playwright's results only whether each clause's test ran to its end.
@@ -156,7 +156,8 @@ export default class ConformanceReporter implements Reporter {
    * attestation, when a key is given. Returns the lines that say where they went.
    */
   private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string, configuration?: string): Promise<string> {
-    const unsigned = (why: string) => (config.signing ? `  attestation: none, ${why}\n` : '');
+    // No verdict is the reason a run signs nothing, before whatever became of its bundle.
+    const unsigned = (why: string) => (config.signing ? `  attestation: none, ${noVerdictToSign(report) ?? why}\n` : '');
     if (result.status === 'interrupted' || result.status === 'timedout') {
       await discardEvidence(config.reportDir);
       return `  evidence: none, the run did not end\n${unsigned('the run did not end')}`;

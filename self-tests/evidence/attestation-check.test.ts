@@ -48,7 +48,7 @@ const first = stated.clauses.find((c) => c.status === 'passed')!.id;
 /** Statements signed with the key that say what the bundle does not, each with the difference verify names. */
 const WRONG: { title: string; text: () => string; difference: string | RegExp; of?: Partial<AttestedBundle> }[] = [
   { title: 'an empty file', text: () => '\n', difference: 'it holds no envelope' },
-  { title: 'a line that is no JSON', text: () => '{"payload"', difference: 'line 1: it is not JSON' },
+  { title: 'a line that is no JSON, after a blank one', text: () => '\n{"payload"', difference: 'line 2: it is not JSON' },
   { title: 'an envelope without signatures', text: () => '{"payload":"","payloadType":"x","signatures":[]}', difference: /^line 1: it is no DSSE envelope: / },
   {
     title: 'another payload type, signed as such',
@@ -123,7 +123,13 @@ const WRONG: { title: string; text: () => string; difference: string | RegExp; o
         ...good,
         subject: [{ ...good.subject[0], annotations: { target: { name: 'production', baseUrl: 'https://prod.example.com', embedded: false } } }],
       }),
-    difference: /^its subject is of the target \{"name":"production",.*\}, the bundle's report of \{"name":"reference",/,
+    difference: /^its subject says \{"target":\{"name":"production",.*\}\}, the bundle's report \{"target":\{"name":"reference",/,
+  },
+  {
+    title: 'a live run of a bundle that is a replay',
+    text: () => signed(good),
+    of: { stated: { ...stated, replay: { bundle: 'theirs/evidence.tar.gz' } } },
+    difference: /^its subject says \{"target":\{[^}]*\}\}, the bundle's report \{"target":\{[^}]*\},"replayOf":"theirs\/evidence\.tar\.gz"\}$/,
   },
   {
     title: 'a pass of a bundle whose report has no verdict',

@@ -227,6 +227,15 @@ test('a run without a verdict signs nothing: a partial run says why, a refused k
   expect(readdirSync(refused.reportDir).filter((f) => f.includes('intoto'))).toEqual([]);
 });
 
+test('a run whose bundle cannot be written signs nothing, and says so; its verdict stands', async () => {
+  const blocked = path.join(mkdtempSync(path.join(os.tmpdir(), 'conformance-signed-blocked-')), 'a-file');
+  writeFileSync(blocked, 'a file where the evidence folder would be');
+  const run = await runSuite({ CONFORMANCE_SIGNING_KEY: ed25519.keyFile, CONFORMANCE_EVIDENCE_DIR: path.join(blocked, 'evidence') });
+  printed.push(run.stdout, run.stderr);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/ {2}evidence: none, it could not be written \(.*ENOTDIR.*\)\n {2}attestation: none, there is no evidence bundle to sign\n/);
+});
+
 /** Every spelling of a private key that could leak: its PEM, its lines, its DER and its secret scalar, as text and as bytes. */
 function keyForms(key: KeyObject): Buffer[] {
   const pemText = String(key.export({ type: 'pkcs8', format: 'pem' }));
