@@ -73,6 +73,8 @@ export function openEnvelope(envelope: Envelope, key: KeyObject): { body: Buffer
   const given = keyIdOf(key);
   const named = envelope.signatures.map((s) => s.keyid).filter((id): id is string => id !== undefined && id !== '');
   if (named.length > 0 && !named.includes(given))
-    return { problem: `it is signed by another key (keyid ${named.map((id) => id.slice(0, 16)).join(', ')}), not the given one (keyid ${given.slice(0, 16)})` };
+    return {
+      problem: `it is signed by another key (keyid ${[...new Set(named.map((id) => id.slice(0, 16)))].slice(0, 3).join(', ')}), not the given one (keyid ${given.slice(0, 16)})`,
+    };
   return { problem: 'no signature verifies with the given key: the statement or its signature was changed after signing, or another key signed it' };
 }
