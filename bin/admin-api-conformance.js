@@ -39,8 +39,10 @@ Usage:
                                                          checked against its evidence bundle; exit by its verdict;
                                                          --stale-after 24h (or 90m, 7d): older results are stale;
                                                          --deployed fleet.yaml: so are results of other versions
-  admin-api-conformance verify <bundle> [--anyway]       check an evidence bundle offline: its digests, then every clause judged
-                                                         again from its exchanges; 0 verified, 1 a difference, 2 not verifiable here
+  admin-api-conformance verify <bundle> [--anyway] [--key <public key PEM>]
+                                                         check an evidence bundle offline: its digests, then every clause judged
+                                                         again from its exchanges, and with --key its signed attestation
+                                                         (CONFORMANCE_SIGNING_KEY); 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance diff <old run> <new run> [--format text|markdown|json]
                                                          compare two runs clause by clause (conformance.json, report folders or
                                                          bundles, verified first); 1 when anything regressed, 0 otherwise

@@ -1,33 +1,85 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
+import { attestationFileOf, bundleSubject } from '../harness/evidence/attestation-file.ts';
+import { readSettingFile } from '../harness/files/setting-file.ts';
+import { verifyingKeyOf } from '../harness/secrets/signing-key.ts';
 import { printable, verifyOutput } from './verify-output.ts';
-import { verifyBundle } from './verify.ts';
+import { verifyBundle, type AttestationToCheck } from './verify.ts';
 
-// `admin-api-conformance verify <bundle> [--anyway]`: 0 when the bundle holds, 1 when it does not (each
-// difference named), 2 when it cannot be verified here (no bundle that can be read, or another suite's
-// without --anyway).
+// `admin-api-conformance verify <bundle> [--anyway] [--key <public key>] [--attestation <file>]`: 0 when the
+// bundle holds (and, with --key, its attestation too), 1 when it does not (each difference named; a missing
+// attestation is one), 2 when it cannot be verified here (no bundle that can be read, a key that cannot be
+// used, another suite's bundle without --anyway).
 
-const USAGE = 'usage: admin-api-conformance verify <evidence.tar.gz or bundle folder> [--anyway]';
+const USAGE = 'usage: admin-api-conformance verify <evidence.tar.gz or bundle folder> [--anyway] [--key <public key PEM> [--attestation <file>]]';
+
+/** A mistake in what verify was given: one line, exit code 2. */
+class Refusal extends Error {}
+
+/** The arguments: the bundle, --anyway, and the options that take a value (`--key file` or `--key=file`). */
+function parse(args: string[]): { where: string; anyway: boolean; key?: string; attestation?: string } {
+  const given: { where: string[]; anyway: boolean; key?: string; attestation?: string } = { where: [], anyway: false };
+  for (let i = 0; i < args.length; i++) {
+    const [option, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s) : [args[i]];
+    if (option === '--anyway' && inline === undefined) given.anyway = true;
+    else if (option === '--key' || option === '--attestation') {
+      const value = inline ?? args[++i];
+      if (!value) throw new Refusal(`${option} needs a file`);
+      given[option === '--key' ? 'key' : 'attestation'] = value;
+    } else if (option.startsWith('-')) throw new Refusal(USAGE);
+    else given.where.push(option);
+  }
+  if (given.where.length !== 1) throw new Refusal(USAGE);
+  if (given.attestation !== undefined && given.key === undefined) throw new Refusal('--attestation needs --key, the public key to check it with');
+  return { ...given, where: given.where[0] };
+}
+
+/** The attestation to check, read within bounds: a missing file is left to verify, which calls it a difference. */
+function attestationToCheck(bundle: string, keyFile: string, attestationFile?: string): AttestationToCheck {
+  const keyRead = readSettingFile(path.resolve(keyFile));
+  if ('reason' in keyRead) throw new Refusal(`--key: the file ${keyFile} cannot be read (${keyRead.reason})`);
+  const key = verifyingKeyOf(keyRead.bytes);
+  if ('problem' in key) throw new Refusal(`--key: the file ${keyFile} ${key.problem}`);
+  const subject = bundleSubject(bundle);
+  const file = attestationFile === undefined ? subject.attestation : path.resolve(attestationFile);
+  const read = readSettingFile(file);
+  if ('reason' in read && read.reason !== 'ENOENT') throw new Refusal(`the attestation ${file} cannot be read (${read.reason})`);
+  return { file, text: 'bytes' in read ? read.bytes.toString('utf8') : undefined, key: key.key, subject };
+}
 
 async function main(args: string[]): Promise<number> {
-  const anyway = args.includes('--anyway');
-  const where = args.filter((a) => a !== '--anyway');
-  if (where.length !== 1 || where[0].startsWith('-')) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  let given: ReturnType<typeof parse>;
   let result: ReturnType<typeof verifyBundle>;
   try {
-    result = verifyBundle(readBundle(path.resolve(where[0])), { anyway });
+    given = parse(args);
   } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    return refused(error.message);
+  }
+  const bundle = path.resolve(given.where);
+  try {
+    const files = readBundle(bundle);
+    const attestation = given.key === undefined ? undefined : attestationToCheck(bundle, given.key, given.attestation);
+    result = verifyBundle(files, { anyway: given.anyway, attestation });
+  } catch (error) {
+    if (error instanceof Refusal) return refused(error.message);
     if (!(error instanceof BundleError)) throw error;
-    process.stderr.write(`${printable(`admin-api-conformance verify: ${where[0]} cannot be verified: ${error.message}`)}\n`);
+    process.stderr.write(`${printable(`admin-api-conformance verify: ${given.where} cannot be verified: ${error.message}`)}\n`);
     return 2;
   }
-  const { lines, exitCode } = verifyOutput(result, anyway);
+  // An attestation beside the bundle says nothing until its signature is checked: said, so that no one takes it as checked.
+  if (given.key === undefined && existsSync(attestationFileOf(bundle))) result.attestation = { file: attestationFileOf(bundle) };
+  const { lines, exitCode } = verifyOutput(result, given.anyway, given.key !== undefined);
   process.stdout.write(lines.map((line) => `${line}\n`).join(''));
   return exitCode;
+}
+
+/** One line, exit code 2: the usage as it is, anything else named as verify's. */
+function refused(message: string): number {
+  process.stderr.write(`${printable(message.startsWith('usage:') ? message : `admin-api-conformance verify: ${message}`)}\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -12,8 +12,11 @@ const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 /** A line as it may reach a terminal: no credentials, every control visible. */
 export const printable = (line: string) => visible(line.replace(CREDENTIALS, '$1'));
 
-/** The lines verify prints for a result, and its exit code: 0 verified, 1 a difference, 2 not verifiable here. */
-export function verifyOutput(result: Verification, anyway: boolean): { lines: string[]; exitCode: number } {
+/**
+ * The lines verify prints for a result, and its exit code: 0 verified, 1 a difference, 2 not verifiable here.
+ * `signed`: verify was given a key, and VERIFIED then says the attestation holds too.
+ */
+export function verifyOutput(result: Verification, anyway: boolean, signed = false): { lines: string[]; exitCode: number } {
   const { manifest } = result;
   const lines = [
     `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}`,
@@ -29,6 +32,8 @@ export function verifyOutput(result: Verification, anyway: boolean): { lines: st
       return done(2);
     }
   }
+  if (result.attestation && !signed)
+    lines.push(`  an attestation lies beside the bundle, not checked: ${result.attestation.file}; give --key <public key> to check its signature`);
   if (result.leftOut.length > 0) lines.push(`  ${result.leftOut.length} clause(s) were not judged in the run, and are left out here too`);
   for (const d of result.differences) lines.push(`  difference  ${d}`);
   if (result.differences.length > 0) {
@@ -39,8 +44,11 @@ export function verifyOutput(result: Verification, anyway: boolean): { lines: st
   // What the verdict claims, and the known deviations it rests on, said in the line a reader takes at its word.
   const deviations = rejudged.clauses.filter((c) => c.status === 'known-deviation').map((c) => c.id);
   const resting = deviations.length > 0 ? `, resting on ${deviations.length} known deviation(s): ${deviations.join(', ')}` : '';
+  const attested = signed
+    ? `, the attestation ${result.attestation?.file} is signed by the given key and says ${result.attestation?.result} of this bundle as its report does,`
+    : '';
   lines.push(
-    `VERIFIED: every digest holds, and every clause judged again from the exchanges has the status the report gives it; verdict ${headline(rejudged)} for ${claimText(rejudged.claim)}${resting}`,
+    `VERIFIED: every digest holds${attested} and every clause judged again from the exchanges has the status the report gives it; verdict ${headline(rejudged)} for ${claimText(rejudged.claim)}${resting}`,
   );
   return done(0);
 }

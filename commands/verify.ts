@@ -1,4 +1,7 @@
 import { loadChecks } from '../checks/index.ts';
+import type { KeyObject } from 'node:crypto';
+import { attestationDifferences } from './attestation-check.ts';
+import { targetOf } from '../reporters/attestation.ts';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
@@ -33,6 +36,17 @@ export interface Verification {
   rejudged?: ConformanceReport;
   /** The clauses the run left out (a --grep, one shard), which verifying leaves out too. */
   leftOut: string[];
+  /** The attestation beside the bundle: its file, and what it says when the given key signed it and it holds. */
+  attestation?: { file: string; result?: string };
+}
+
+/** A signed run's attestation to check, as verify was given it: its file, its text (none when missing) and the public key. */
+export interface AttestationToCheck {
+  file: string;
+  text?: string;
+  key: KeyObject;
+  /** The SHA-256 of the bundle as the attestation names it (bundleSubject). */
+  subject: { sha256: string };
 }
 
 /** Why this suite is not the one that made the bundle, if it is not. */
@@ -87,9 +101,6 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     claim: bundle.facts.claim,
   });
 }
-
-/** A target as both the manifest and a report name it. */
-const targetOf = ({ name, baseUrl, embedded }: Manifest['target']) => ({ name, baseUrl, embedded });
 
 /**
  * What the manifest says of the run against what the bundle's report says: the manifest has no digest of its
@@ -171,7 +182,7 @@ function renderingDifferences(files: BundleFiles, stated: ConformanceReport, rec
  * exchanges, and every rendering a person reads against the report. A bundle made by another suite,
  * contracts or document is refused unless `anyway`.
  */
-export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } = {}): Verification {
+export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; attestation?: AttestationToCheck } = {}): Verification {
   const manifest = manifestOf(files);
   const differences = digestProblems(files, manifest);
   const refusal = otherMaker(manifest);
@@ -185,5 +196,24 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean } =
   const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
   const rejudged = rejudge(recording.value, manifest, new Set(leftOut), stated.shard);
   const rendered = refusal ? [] : renderingDifferences(files, stated, recording.value);
-  return { manifest, refused: refusal, differences: [...differences, ...statusDifferences(stated, rejudged), ...rendered], rejudged, leftOut };
+  const attested = options.attestation && attestationOf(options.attestation, stated, recording.value, refusal === undefined);
+  return {
+    manifest,
+    refused: refusal,
+    differences: [...differences, ...statusDifferences(stated, rejudged), ...rendered, ...(attested?.differences ?? [])],
+    rejudged,
+    leftOut,
+    attestation: attested && { file: options.attestation!.file, result: attested.result },
+  };
+}
+
+/**
+ * The attestation held to the bundle. A missing one is a difference, not a bundle that cannot be verified: a
+ * claim stripped of its signature must never fare better than one whose signature was changed.
+ */
+function attestationOf(given: AttestationToCheck, stated: ConformanceReport, recording: BundleRecording, madeHere: boolean) {
+  if (given.text === undefined) return { differences: [`attestation: ${given.file} is missing, so no signed claim holds for this bundle`], result: undefined };
+  const bundle = { stated, configuration: recording.facts.configuration, subject: given.subject, madeHere };
+  const checked = attestationDifferences(given.text, given.key, bundle);
+  return { ...checked, differences: checked.differences.map((d) => `attestation: ${d}`) };
 }

@@ -8,7 +8,14 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '../');
 const DIST = path.join(ROOT, 'dist');
-const DATA = ['contracts', 'harness/files/schemas', 'harness/config/variables.json', 'reporters/conformance-report.schema.json', 'commands/diff.schema.json'];
+const DATA = [
+  'contracts',
+  'harness/files/schemas',
+  'harness/config/variables.json',
+  'reporters/conformance-report.schema.json',
+  'reporters/attestation.schema.json',
+  'commands/diff.schema.json',
+];
 
 rmSync(DIST, { recursive: true, force: true });
 const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');

@@ -41,3 +41,14 @@ export function ciMarker(env: Source): string | undefined {
     return value !== undefined && value.trim() !== '' && !saysNo(value);
   });
 }
+
+/**
+ * The page of this CI run, where its log is, when the service names it: GitHub Actions (the run, and its
+ * attempt), GitLab CI (the job), Buildkite (the build). Only an absolute http(s) URL is taken.
+ */
+export function ciRunUrl(env: Source): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run, GITHUB_RUN_ATTEMPT: attempt } = env;
+  const github = server && repository && run ? `${server}/${repository}/actions/runs/${run}${attempt ? `/attempts/${attempt}` : ''}` : undefined;
+  const url = github ?? env.CI_JOB_URL ?? env.BUILDKITE_BUILD_URL;
+  return url !== undefined && /^https?:\/\/[^\s@]+$/i.test(url) ? url : undefined;
+}

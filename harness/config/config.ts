@@ -7,11 +7,12 @@ import { readYamlFile } from '../files/yaml-file.ts';
 import { loadDeviations, type KnownDeviation } from './deviations.ts';
 import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
 import { checkRedactable, namedSecrets, type SecretSource } from '../secrets/secret-rule.ts';
+import { signingKeyOf, type SigningKind } from '../secrets/signing-key.ts';
 import { documentText } from '../contracts/document.ts';
 import { readSettingFile } from '../files/setting-file.ts';
 import { overlap } from '../files/folders.ts';
 import type { NetworkSettings } from '../transport/network.ts';
-import { ciMarker } from './ci.ts';
+import { ciMarker, ciRunUrl } from './ci.ts';
 import { closest } from '../files/closest.ts';
 import { loadProfiles } from '../contracts/profiles.ts';
 
@@ -50,6 +51,10 @@ export interface TargetConfig {
   claim?: string[];
   /** Set when the run judges an evidence bundle's exchanges instead of asking the target: the bundle as given, and its path. */
   replay?: { bundle: string; file: string };
+  /** The key a run with a verdict signs its bundle's attestation with (CONFORMANCE_SIGNING_KEY): a secret, never written. */
+  signing?: { key: KeyObject; kind: SigningKind; file: string };
+  /** The CI run's page, when the CI service names it: an attestation's url. */
+  runUrl?: string;
 }
 
 export { ConfigError };
@@ -402,7 +407,21 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,
     claim: parseClaim(source.CONFORMANCE_CLAIM),
+    signing: readSigningKey(source.CONFORMANCE_SIGNING_KEY, cwd),
+    runUrl: ciRunUrl(env),
   };
+}
+
+/** The key that signs a run's attestation, checked before any request; the message names the file, never what it holds. */
+function readSigningKey(raw: string | undefined, cwd: string): TargetConfig['signing'] {
+  if (raw === undefined) return undefined;
+  const file = path.resolve(cwd, raw);
+  const read = readSettingFile(file);
+  if ('reason' in read) throw new ConfigError(`CONFORMANCE_SIGNING_KEY: the file ${file} cannot be read (${read.reason})`);
+  const signing = signingKeyOf(read.bytes);
+  read.bytes.fill(0);
+  if ('problem' in signing) throw new ConfigError(`CONFORMANCE_SIGNING_KEY: the file ${file} ${signing.problem}`);
+  return { ...signing, file };
 }
 
 /**

@@ -19,6 +19,8 @@ export const RUN_OUTPUT = [
   'ctrf.json',
   'requests.json',
   'evidence.tar.gz',
+  // A signed run's attestation of it (harness/evidence/bundle.ts, ATTESTATION_SUFFIX).
+  'evidence.tar.gz.intoto.jsonl',
   '.evidence-staging',
   '.evidence.tar.gz.partial',
 ];

@@ -37,3 +37,9 @@ export function specDocument(): SpecDocument {
   const title = /^# (.+)$/m.exec(text.toString('utf8'))?.[1].trim() ?? about.file;
   return (cached = { title, sha256: createHash('sha256').update(text).digest('hex'), readFrom: about.readFrom });
 }
+
+/** Where the copy of the document lies in the suite, as an attestation names it. */
+export function documentPath(): string {
+  const about = JSON.parse(readFileSync(path.join(SPEC_DIR, 'document.json'), 'utf8')) as { file: string };
+  return `contracts/spec/${about.file}`;
+}

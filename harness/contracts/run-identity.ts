@@ -17,5 +17,5 @@ export interface JudgedBy {
 
 export const judgedByThisSuite = (): JudgedBy => ({ suiteVersion: SUITE_VERSION, contractsHash: contractsHash(), documentSha256: specDocument().sha256 });
 
-/** A short digest of the configuration facts (already redacted by the caller). */
-export const digestOf = (facts: unknown): string => createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
+/** The SHA-256 of the configuration facts as JSON (already redacted by the caller): a signed run's attestation names it. */
+export const digestOf = (facts: unknown): string => createHash('sha256').update(JSON.stringify(facts)).digest('hex');

@@ -2,7 +2,7 @@ import { constants } from 'node:buffer';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { BundleError } from './bundle-error.ts';
-import type { BundleFiles } from './bundle.ts';
+import { FOLDER_ATTESTATION, type BundleFiles } from './bundle.ts';
 import { visible } from '../files/visible.ts';
 
 // Reading a bundle someone else made: whatever the path names (nothing, a pipe, a device, a damaged
@@ -63,7 +63,8 @@ function filesIn(dir: string, below = '', depth = 0): string[] {
       const name = below ? `${below}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) throw new BundleError(`${visible(name)} is a link; a bundle holds files and folders only`);
       if (entry.isDirectory()) return depth + 1 < FOLDER_DEPTH ? filesIn(dir, name, depth + 1) : [];
-      return entry.isFile() ? [name] : [];
+      // The attestation of a signed run says something of the bundle, and is checked as such (commands/verify.ts).
+      return entry.isFile() && name !== FOLDER_ATTESTATION ? [name] : [];
     });
 }
 

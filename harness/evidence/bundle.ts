@@ -27,6 +27,13 @@ export const MANIFEST = 'manifest.json';
 export const EXCHANGES = 'exchanges.json';
 /** The reports of the run, under this folder of the bundle. */
 export const REPORTS = 'reports';
+/**
+ * A signed run's attestations of a file are named after it, as in-toto names a bundle of attestations
+ * (in-toto/attestation, spec/v1/bundle.md): `evidence.tar.gz.intoto.jsonl` beside the archive.
+ */
+export const ATTESTATION_SUFFIX = '.intoto.jsonl';
+/** A bundle folder's attestation is about its manifest, which names every other file by its digest; it is no file of the bundle. */
+export const FOLDER_ATTESTATION = `${MANIFEST}${ATTESTATION_SUFFIX}`;
 
 export interface Manifest {
   bundleVersion: 1;
@@ -63,9 +70,9 @@ function writeFolder(dir: string, files: BundleFiles): void {
   }
 }
 
-/** Writes the bundle as a folder: what an earlier bundle left there is removed first, and nothing else. */
+/** Writes the bundle as a folder: what an earlier bundle left there is removed first (its attestation too), and nothing else. */
 export function writeBundleFolder(dir: string, files: BundleFiles): void {
-  for (const name of [MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
+  for (const name of [FOLDER_ATTESTATION, MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
   makeFolder(dir);
   writeFolder(dir, files);
 }

@@ -24,6 +24,7 @@ import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
 import { consoleLine, consoleSummary } from '../../reporters/console-summary.ts';
 import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
+import { noVerdictToSign, writeAttestation } from '../../reporters/attestation-file.ts';
 
 // The reporter runs in Playwright's runner, where global setup judged the run: it takes the verdicts from
 // there (harness/run/run-judgement.ts), and of Playwright's results only whether each clause's test ran to its end.
@@ -61,6 +62,22 @@ function factsOf(config: TargetConfig): RunFacts {
     deviations: config.deviations,
     product: config.product,
   };
+}
+
+/** Signs the bundle's attestation with the configured key; the line that says where it went, or why there is none. */
+function attestationLine(report: ConformanceReport, bundle: string, config: TargetConfig, configuration: string | undefined): string {
+  const { key, kind } = config.signing!;
+  if (configuration === undefined) return '  attestation: none, the run judged nothing\n';
+  try {
+    const signed = writeAttestation(report, bundle, { key, configuration, url: config.runUrl });
+    return 'none' in signed
+      ? `  attestation: none, ${signed.none}\n`
+      : `  attestation: ${signed.written} (signed with an ${kind} key, keyid ${signed.keyid.slice(0, 16)})\n`;
+  } catch (error) {
+    // The bundle stands without its attestation; what the key is, or holds, is no part of the message.
+    const { code, message } = error as NodeJS.ErrnoException;
+    return `  attestation: none, it could not be written (${visible(code ?? message ?? String(error))})\n`;
+  }
 }
 
 /** Builds the conformance report at the end of the run, writes its renderings, and tells the command its verdict. */
@@ -137,25 +154,28 @@ export default class ConformanceReporter implements Reporter {
     });
   }
 
-  /** The target's evidence bundle, for a run that ended: an interrupted one leaves none. Returns the line that says where it went. */
-  private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string): Promise<string> {
+  /**
+   * The target's evidence bundle, for a run that ended: an interrupted one leaves none; and its signed
+   * attestation, when a key is given. Returns the lines that say where they went.
+   */
+  private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string, configuration?: string): Promise<string> {
+    // No verdict is the reason a run signs nothing, before whatever became of its bundle.
+    const unsigned = (why: string) => (config.signing ? `  attestation: none, ${noVerdictToSign(report) ?? why}\n` : '');
     if (result.status === 'interrupted' || result.status === 'timedout') {
       await discardEvidence(config.reportDir);
-      return '  evidence: none, the run did not end\n';
+      return `  evidence: none, the run did not end\n${unsigned('the run did not end')}`;
     }
+    let bundle: Awaited<ReturnType<typeof writeEvidenceBundle>>;
     try {
-      const bundle = await writeEvidenceBundle(
-        report,
-        { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle },
-        today,
-      );
-      if (!bundle.written) return '';
-      return bundle.tooLarge ? `  evidence: ${bundle.written}, but ${bundle.tooLarge}\n` : `  evidence: ${bundle.written}\n`;
+      bundle = await writeEvidenceBundle(report, { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle }, today);
     } catch (error) {
       // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
       await discardEvidence(config.reportDir);
-      return `  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})\n`;
+      return `  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})\n${unsigned('there is no evidence bundle to sign')}`;
     }
+    if (!bundle.written) return unsigned('there is no evidence bundle to sign');
+    const line = bundle.tooLarge ? `  evidence: ${bundle.written}, but ${bundle.tooLarge}\n` : `  evidence: ${bundle.written}\n`;
+    return line + (config.signing ? attestationLine(report, bundle.written, config, configuration) : '');
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -190,9 +210,11 @@ export default class ConformanceReporter implements Reporter {
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
       const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
-      const evidence = await this.bundle(report, { ...config, evidenceDir }, result, today);
+      const evidence = await this.bundle(report, { ...config, evidenceDir }, result, today, judgement?.targets[i]?.facts.configuration);
+      // A fleet's target that passes has no line, but what went wrong with its evidence does.
+      const trouble = evidence.split('\n').filter((line) => /^ {2}(evidence|attestation): (none|.*, but )/.test(line));
       if (!fleet) process.stdout.write(consoleSummary(report, files) + evidence);
-      else if (report.verdict !== 'pass') process.stdout.write(consoleLine(report, page) + evidence.replace(/^ {2}evidence: (?!none).*\n/, ''));
+      else process.stdout.write((report.verdict === 'pass' ? '' : consoleLine(report, page)) + trouble.map((line) => `${line}\n`).join(''));
       reports.push({ report, path: page });
     }
     // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
