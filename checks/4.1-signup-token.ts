@@ -17,7 +17,7 @@ function sameSecret(answers: Answers, check: ClauseCheck): void {
       check.count();
       for (const reading of [body.value, ...body.otherReadings]) {
         const returned = field(reading, 'secret');
-        if (returned !== secret) check.violate(exchange, '/secret', describeReceived(returned), `the secret named in the path, ${JSON.stringify(secret)}`);
+        if (returned !== secret) check.violate(exchange, '/secret', describeReceived(returned), { kind: 'same-secret', secret });
       }
     }
   }

@@ -24,11 +24,10 @@ function checkArchivedAnswer(answers: Answers, check: ClauseCheck, exchange: Exc
   if (!readable.ok && !answers.readable(answers.projects()).ok)
     return void check.cannotEvaluate(exchange, `${readable.reason}, and so is the request without the parameter`);
   check.count();
-  if (!readable.ok) return void check.violate(exchange, '', readable.reason, 'a 200 answer with a projects list');
-  if (!isJsonMediaType(exchange.contentType))
-    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!readable.ok) return void check.violate(exchange, '', readable.reason, { kind: 'projects-answer' });
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   if (!isProjectsList(readable.body.value))
-    check.violate(exchange, '', describeReceived(readable.body.value, '', readable.body.literals), 'a projects list: an integer version and a projects array');
+    check.violate(exchange, '', describeReceived(readable.body.value, '', readable.body.literals), { kind: 'projects-list' });
 }
 
 function archivedAccepted(answers: Answers, check: ClauseCheck): void {

@@ -4,6 +4,7 @@ import { isJsonMediaType, type Exchange } from '../harness/transport/exchange.ts
 import { describeReceived, valueAt } from '../harness/judging/received.ts';
 import { validators } from '../harness/contracts/validator.ts';
 import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import { schemaRequirement } from '../harness/judging/requirement.ts';
 
 // Rules more than one section applies; each check file says which of them it uses and why.
 
@@ -12,12 +13,11 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
   if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
   if (exchange.status !== 200) return void check.cannotEvaluate(exchange, `answered ${exchange.status}, so there is no 200 answer to judge`);
   check.count();
-  if (!isJsonMediaType(exchange.contentType))
-    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   if (read.ok) return;
   if (read.unjudgeable) check.cannotEvaluate(exchange, read.reason);
-  else check.violate(exchange, '', read.reason, 'a JSON body');
+  else check.violate(exchange, '', read.reason, { kind: 'json-body' });
 }
 
 /**
@@ -36,23 +36,25 @@ export function checkStatus(check: ClauseCheck, exchange: Exchange, expected: nu
   const unjudgeable = authStatusUnjudgeable(exchange);
   if (unjudgeable !== undefined) return void check.cannotEvaluate(exchange, unjudgeable);
   check.count();
-  if (exchange.status !== expected) check.violate(exchange, '', `status ${exchange.status}`, `status ${expected}${hint}`);
+  if (exchange.status !== expected) check.violate(exchange, '', `status ${exchange.status}`, { kind: 'status', status: expected, hint });
 }
 
 /** Sections 2.7 and 7: an error answer is application/json, the error object, with the name section 7 gives. */
 export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange, name: string): void {
   check.count();
-  if (!isJsonMediaType(exchange.contentType))
-    check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, 'content-type application/json');
+  if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   // JSON deeper than the suite reads is the suite's limit, not a breach of the document: no verdict on it.
   if (!read.ok && read.unjudgeable) return void check.cannotEvaluate(exchange, read.reason);
-  if (!read.ok) return void check.violate(exchange, '', read.reason, `a JSON error object named ${name}`);
+  if (!read.ok) return void check.violate(exchange, '', read.reason, { kind: 'error-object', name });
   const body = read.body.value;
   for (const error of validators().validate('error', body)) {
     const pointer = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
-    check.violate(exchange, pointer, describeReceived(valueAt(body, pointer), pointer, read.body.literals), `the error object of 2.7 (${error.message})`);
+    check.violate(exchange, pointer, describeReceived(valueAt(body, pointer), pointer, read.body.literals), {
+      kind: 'error-shape',
+      ...schemaRequirement(error.keyword, error.params),
+    });
   }
   const received = field(body, 'name');
-  if (received !== undefined && received !== name) check.violate(exchange, '/name', describeReceived(received), JSON.stringify(name));
+  if (received !== undefined && received !== name) check.violate(exchange, '/name', describeReceived(received), { kind: 'error-name', name });
 }

@@ -3,12 +3,14 @@ import type { ConformanceReport } from './conformance-result.ts';
 // What a person needs of a fleet at a glance: the failures that many targets share, each once, with the
 // targets that show it, and how old each target's result is. Pure functions of the targets' reports.
 
-/** One way of failing, shared by the targets listed: the same clause, place, requirement and product version. */
+/** One way of failing, shared by the targets listed: the same clause, place, kind of requirement and product version. */
 export interface FailureSignature {
   clause: string;
   title: string;
   /** Where in the answers, array positions as `*`: the tenth project failing is the first one's failure. */
   pointer: string;
+  /** The kind of requirement broken (`schema.enum`, `expired-not-enabled`), where the reports name it. */
+  kind?: string;
   /** What the document requires there, as the violation words it, its moments as `<time>`. */
   required: string;
   /** The product and version the targets state, or "product not stated". */
@@ -21,7 +23,7 @@ export const productKey = (product: ConformanceReport['product']) =>
   product ? [product.name, product.version].filter(Boolean).join(' ') : 'product not stated';
 
 /** The moments a requirement names (a token's expiry, the request's time) as `<time>`: they differ between any two targets. */
-const kindOf = (required: string) => required.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?/g, '<time>');
+const timeless = (required: string) => required.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?/g, '<time>');
 
 /** Array positions in a JSON pointer as `*`. */
 const general = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
@@ -34,12 +36,13 @@ export function failureSignatures(reports: ConformanceReport[]): FailureSignatur
       const violations = clause.evidence?.violations ?? [];
       // A failure with no violation in its evidence (a check's own words) is signed by its clause alone.
       const places = violations.length
-        ? violations.map((v) => ({ pointer: general(v.pointer), required: kindOf(v.required) }))
-        : [{ pointer: '', required: '' }];
-      for (const { pointer, required } of places) {
+        ? violations.map((v) => ({ pointer: general(v.pointer), kind: v.kind, required: timeless(v.required) }))
+        : [{ pointer: '', kind: undefined, required: '' }];
+      for (const { pointer, kind, required } of places) {
         const product = productKey(report.product);
-        const key = JSON.stringify([clause.id, pointer, required, product]);
-        const group = groups.get(key) ?? { clause: clause.id, title: clause.title, pointer, required, product, targets: [] };
+        // The kind of requirement, where the report names it, groups failures whatever their words' parameters.
+        const key = JSON.stringify([clause.id, pointer, kind ?? required, product]);
+        const group: FailureSignature = groups.get(key) ?? { clause: clause.id, title: clause.title, pointer, kind, required, product, targets: [] };
         if (!group.targets.includes(report.target.name)) group.targets.push(report.target.name);
         groups.set(key, group);
       }

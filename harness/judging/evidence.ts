@@ -1,6 +1,7 @@
 import type { Exchange } from '../transport/exchange.ts';
 import { redactValue, type Secrets } from '../secrets/redact.ts';
 import type { ClauseCheck } from './verdict.ts';
+import { kindOf, requirementText } from './requirement.ts';
 import { visible, type Layout } from '../files/visible.ts';
 
 /** Bodies in evidence are cut to this many characters; received values to RECEIVED_CHARS. */
@@ -81,18 +82,30 @@ function makeExchangeEvidence(exchange: Exchange, secrets: Secrets): ExchangeEvi
   };
 }
 
+/** One violation as the report gives it: what the document requires in words, and its kind (absent in reports made before kinds were kept). */
+export interface ViolationEvidence {
+  pointer: string;
+  received: string;
+  required: string;
+  kind?: string;
+  request: ExchangeEvidence;
+}
+
 /** The evidence of one clause, with every secret replaced: attached to its test and copied into conformance.json. */
 export function clauseEvidence(check: ClauseCheck, secrets: Secrets) {
   return {
     clause: check.clause,
     outcome: check.outcome,
     instances: check.instances,
-    violations: check.violations.map((v) => ({
-      pointer: shown(v.pointer, secrets),
-      received: cut(v.received, secrets, RECEIVED_CHARS),
-      required: shown(v.required, secrets),
-      request: exchangeEvidence(v.exchange, secrets),
-    })),
+    violations: check.violations.map(
+      (v): ViolationEvidence => ({
+        pointer: shown(v.pointer, secrets),
+        received: cut(v.received, secrets, RECEIVED_CHARS),
+        required: shown(requirementText(v.requirement), secrets),
+        kind: kindOf(v.requirement),
+        request: exchangeEvidence(v.exchange, secrets),
+      }),
+    ),
     violationsCut: check.violationsCut,
     unevaluable: check.unevaluable.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
     observations: check.observations === undefined ? undefined : redactValue(check.observations, (text) => shown(text, secrets)),

@@ -5,6 +5,7 @@ import { describeReceived, escapePointer, valueAt } from './received.ts';
 import { branchFor, clauseFor, clausesOfTree, placeOfSchemaPath, schemaTree, type Aspect, type SchemaPlace } from './schema-tree.ts';
 import { walkBody, type BodyWalk } from './schema-walk.ts';
 import { ClauseCheck } from './verdict.ts';
+import { schemaRequirement, type Requirement } from './requirement.ts';
 import { validators, type SchemaName } from '../contracts/validator.ts';
 
 /** A body as the judge reads it, beside the exchange that brought it. */
@@ -22,18 +23,6 @@ const ASPECT_OF_KEYWORD: Record<string, Aspect> = {
   discriminator: 'discriminator',
 };
 
-/** The one place where a schema error is worded as what the document requires. */
-const REQUIREMENT: Record<string, (e: ErrorObject) => string> = {
-  required: (e) => `the field "${e.params.missingProperty}" to be present`,
-  type: (e) => `a value of type ${[e.params.type].flat().join(' or ')}`,
-  format: () => 'an RFC 3339 date-time with a time-zone offset (e.g. 2024-05-01T12:00:00Z)',
-  enum: (e) => `one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-  minimum: (e) => `a value of at least ${e.params.limit}`,
-  maximum: (e) => `a value of at most ${e.params.limit}`,
-  minItems: () => 'at least one owner (the system owner when there is none)',
-  discriminator: () => 'an ownerType of "user", "group" or "system"',
-};
-
 // A null where the document allows none is a nullability fault, whichever keyword noticed it (type, enum).
 function aspectOf(keyword: string, value: unknown): Aspect {
   return ASPECT_OF_KEYWORD[keyword] ?? (value === null ? 'null' : 'type');
@@ -47,7 +36,7 @@ interface Finding {
   clause: string;
   pointer: string;
   /** Worded only for a violation that is kept: a list with a hundred thousand broken entries keeps fifty. */
-  describe(): { received: string; required: string };
+  describe(): { received: string; requirement: Requirement };
 }
 
 function findingOf(tree: SchemaPlace, error: ErrorObject, reading: unknown, body: JsonBody): Finding {
@@ -60,7 +49,7 @@ function findingOf(tree: SchemaPlace, error: ErrorObject, reading: unknown, body
     pointer,
     describe: () => ({
       received: describeReceived(valueAt(reading, pointer), pointer, body.literals),
-      required: REQUIREMENT[error.keyword]?.(error) ?? error.message ?? error.keyword,
+      requirement: { kind: 'schema', ...schemaRequirement(error.keyword, error.params) },
     }),
   };
 }
@@ -87,7 +76,7 @@ function literalFindings(tree: SchemaPlace, body: JsonBody): Finding[] {
     const place = literal.integral ? undefined : placeAt(tree, body.value, pointer);
     const clause = place?.integerOnly ? place.valueClauseOf.type : undefined;
     if (clause === undefined) return [];
-    return [{ clause, pointer, describe: () => ({ received: literal.text, required: 'a value of type integer' }) }];
+    return [{ clause, pointer, describe: () => ({ received: literal.text, requirement: { kind: 'schema', keyword: 'integer', params: {} } }) }];
   });
 }
 
@@ -141,8 +130,8 @@ export function schemaFindings(name: SchemaName, bodies: ReadBody[]): Map<string
       if (check === undefined) throw new Error(`the contract of ${name} names ${finding.clause}, which it does not list`);
       if (check.isFull) check.cut();
       else {
-        const { received, required } = finding.describe();
-        check.violate(exchange, finding.pointer, received, required);
+        const { received, requirement } = finding.describe();
+        check.violate(exchange, finding.pointer, received, requirement);
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { Exchange } from '../transport/exchange.ts';
+import type { Requirement } from './requirement.ts';
 
 /** A place in one response where the target does not do what the document says. */
 export interface Violation {
@@ -6,7 +7,8 @@ export interface Violation {
   /** JSON pointer into the body; empty for the status line or headers. */
   pointer: string;
   received: string;
-  required: string;
+  /** What the document requires there, as data (harness/judging/requirement.ts words it). */
+  requirement: Requirement;
 }
 
 /** A response the clause needed but could not judge (network error, not JSON, unexpected status). */
@@ -38,8 +40,8 @@ export class ClauseCheck {
     return this;
   }
 
-  violate(exchange: Exchange, pointer: string, received: string, required: string): this {
-    if (this.violations.length < MAX_VIOLATIONS_KEPT) this.violations.push({ exchange, pointer, received, required });
+  violate(exchange: Exchange, pointer: string, received: string, requirement: Requirement): this {
+    if (this.violations.length < MAX_VIOLATIONS_KEPT) this.violations.push({ exchange, pointer, received, requirement });
     else this.violationsCut += 1;
     return this;
   }
@@ -68,7 +70,7 @@ export class ClauseCheck {
   /** Takes over what another check of the same clause found (the schema findings of a contract). */
   absorb(found: ClauseCheck): this {
     this.instances += found.instances;
-    for (const v of found.violations) this.violate(v.exchange, v.pointer, v.received, v.required);
+    for (const v of found.violations) this.violate(v.exchange, v.pointer, v.received, v.requirement);
     this.violationsCut += found.violationsCut;
     this.unevaluable.push(...found.unevaluable);
     return this;

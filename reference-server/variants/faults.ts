@@ -18,13 +18,13 @@ import {
   type Fault,
   type Json,
 } from './transforms.ts';
+import { isExpired } from '../../harness/contracts/expiry.ts';
 
 // Each fault breaks the document in one way. Faults in project data change only the list asked for
 // without the archived parameter, so that each proves its own clause; projects.archived.accepted has
 // faults of its own.
 
 const zoneless = (dateTime: string) => dateTime.replace(/Z$/, '');
-const isExpired = (token: Json) => Date.parse(token.expiresAt) < Date.now();
 const userOwners = (change: Change) => mutateOwners((o) => o.ownerType === 'user' && change(o), PLAIN_LIST);
 const groupOwners = (change: Change) => mutateOwners((o) => o.ownerType === 'group' && change(o), PLAIN_LIST);
 
@@ -150,7 +150,7 @@ const SIGNUP_TOKEN_FAULTS: Fault[] = [
     name: 'expired-token-enabled',
     description: 'a token whose expiresAt has passed is still enabled',
     breaks: ['signup-token.state.expired-not-enabled'],
-    transform: mutateToken((t) => isExpired(t) && (t.enabled = true)),
+    transform: mutateToken((t) => isExpired(t.expiresAt, Date.now()) && (t.enabled = true)),
   },
 ];
 

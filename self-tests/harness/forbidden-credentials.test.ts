@@ -5,6 +5,7 @@ import { judge } from '../../harness/judging/judge.ts';
 import { makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { requirementText } from '../../harness/judging/requirement.ts';
 
 // Section 5 names no permission per operation: each forbidden credential is sent to, and judged on, the
 // operations it was given for.
@@ -45,7 +46,7 @@ test('a viewer token let through is a violation that names its placeholder and h
   const fault = FAULTS.find((f) => f.name === 'viewer-let-through-on-tokens')!;
   const check = judge(recordInProcess(fault), REFERENCE_INPUT, loadChecks()).find((c) => c.clause === 'auth.signup-token.forbidden')!;
   expect(check.outcome).toBe('failed');
-  expect(check.violations.map((v) => [v.exchange.request.credential, v.received, v.required])).toEqual([
+  expect(check.violations.map((v) => [v.exchange.request.credential, v.received, requirementText(v.requirement)])).toEqual([
     [
       'forbidden-signup',
       'status 200',

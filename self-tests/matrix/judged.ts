@@ -4,6 +4,7 @@ import { judge } from '../../harness/judging/judge.ts';
 import type { ClauseCheck } from '../../harness/judging/verdict.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { requirementText } from '../../harness/judging/requirement.ts';
 
 /** Each outcome and the clauses that had it, sorted: what a row of the matrix is compared with. */
 export interface Outcomes {
@@ -29,7 +30,7 @@ function explain(checks: ClauseCheck[]): string {
     .map((c) => {
       const v = c.violations[0];
       const u = c.unevaluable[0];
-      const why = c.crash ?? (v ? `${v.pointer}: received ${v.received.slice(0, 120)}; required ${v.required}` : u ? u.reason : '');
+      const why = c.crash ?? (v ? `${v.pointer}: received ${v.received.slice(0, 120)}; required ${requirementText(v.requirement)}` : u ? u.reason : '');
       return `${c.clause}: ${c.outcome}: ${why}`;
     })
     .join('\n');

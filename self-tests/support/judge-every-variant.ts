@@ -6,6 +6,7 @@ import { check, schemaFile } from '../../harness/files/checked.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
+import { requirementText } from '../../harness/judging/requirement.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const judged = [undefined, ...ALL_VARIANTS].map((variant) => ({
@@ -13,7 +14,7 @@ const judged = [undefined, ...ALL_VARIANTS].map((variant) => ({
   clauses: judge(recordInProcess(variant, REFERENCE_INPUT, NOW), REFERENCE_INPUT, loadChecks()).map((c) => [
     c.clause,
     c.outcome,
-    c.violations.map((v) => [v.exchange.request.path, v.pointer, v.received, v.required]),
+    c.violations.map((v) => [v.exchange.request.path, v.pointer, v.received, requirementText(v.requirement)]),
   ]),
 }));
 // The suite's own schemas too: one that holds, one that does not.
