@@ -16,7 +16,7 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
   if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   if (read.ok) return;
-  if (read.unjudgeable) check.cannotEvaluate(exchange, read.reason);
+  if (read.unevaluable) check.cannotEvaluate(exchange, read.reason);
   else check.violate(exchange, '', read.reason, { kind: 'json-body' });
 }
 
@@ -24,7 +24,7 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
  * A server error, a lost connection or a 304 to a request that was not conditional says nothing about
  * authentication: no verdict, rather than a false one.
  */
-export function authStatusUnjudgeable(exchange: Exchange): string | undefined {
+export function authStatusUnevaluable(exchange: Exchange): string | undefined {
   if (exchange.failure !== undefined) return exchange.failure;
   if (exchange.status! >= 500) return `answered ${exchange.status}, a server error`;
   if (exchange.status === 304) return NOT_MODIFIED_REASON;
@@ -33,8 +33,8 @@ export function authStatusUnjudgeable(exchange: Exchange): string | undefined {
 
 /** Section 5: the status an authentication case must be answered with. */
 export function checkStatus(check: ClauseCheck, exchange: Exchange, expected: number, hint = ''): void {
-  const unjudgeable = authStatusUnjudgeable(exchange);
-  if (unjudgeable !== undefined) return void check.cannotEvaluate(exchange, unjudgeable);
+  const unevaluable = authStatusUnevaluable(exchange);
+  if (unevaluable !== undefined) return void check.cannotEvaluate(exchange, unevaluable);
   check.count();
   if (exchange.status !== expected) check.violate(exchange, '', `status ${exchange.status}`, { kind: 'status', status: expected, hint });
 }
@@ -45,7 +45,7 @@ export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange:
   if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   // JSON deeper than the suite reads is the suite's limit, not a breach of the document: no verdict on it.
-  if (!read.ok && read.unjudgeable) return void check.cannotEvaluate(exchange, read.reason);
+  if (!read.ok && read.unevaluable) return void check.cannotEvaluate(exchange, read.reason);
   if (!read.ok) return void check.violate(exchange, '', read.reason, { kind: 'error-object', name });
   const body = read.body.value;
   for (const error of validators().validate('error', body)) {

@@ -7,8 +7,8 @@ import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
-import type { MatrixReport } from '../reporters/matrix-result.ts';
-import { collected, mergeShards, staleAfterMinutes, type ShardReports, type Staleness } from './merge.ts';
+import { collected, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
+import { check, schemaFile } from '../harness/files/checked.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
@@ -40,24 +40,11 @@ function readJson(file: string): unknown {
   }
 }
 
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-
 /** A shard's matrix, checked where it is read: the fields a merge relies on. */
-function matrixOf(file: string): MatrixReport {
-  const m = readJson(file) as Partial<MatrixReport> | null;
-  const fits =
-    m?.kind === 'matrix' &&
-    typeof m.shard === 'string' &&
-    /^\d+\/\d+$/.test(m.shard) &&
-    isStrings(m.runTargets) &&
-    typeof m.run === 'string' &&
-    Array.isArray(m.targets) &&
-    m.targets.every((t) => typeof t?.name === 'string' && typeof t.report === 'string') &&
-    typeof m.suite?.version === 'string' &&
-    typeof m.document?.sha256 === 'string' &&
-    typeof m.durationMs === 'number';
-  if (!fits) throw new MergeError(`${file} is not a shard's report: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)`, 3);
-  return m as MatrixReport;
+function matrixOf(file: string): ShardMatrix {
+  const read = check<ShardMatrix>(schemaFile('shard-matrix.schema.json'), readJson(file));
+  if (!read.ok) throw new MergeError(`${file} is not a shard's report: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)`, 3);
+  return read.value;
 }
 
 /**

@@ -6,8 +6,20 @@ import { buildMatrixReport, type MatrixReport } from '../reporters/matrix-result
 // reports back together as the run's matrix, and tells what is missing or not of one run.
 
 /** One shard's report folder as read: its matrix, and its targets' own reports with the folder each came from. */
+/** What a merge takes of a shard's matrix (harness/files/schemas/shard-matrix.schema.json checks it where it is read). */
+export interface ShardMatrix {
+  kind: 'matrix';
+  shard: string;
+  runTargets: string[];
+  run: string;
+  targets: { name: string; report: string }[];
+  suite: { version: string; contractsHash: string };
+  document: { sha256: string };
+  durationMs: number;
+}
+
 export interface ShardReports {
-  matrix: MatrixReport;
+  matrix: ShardMatrix;
   targets: { report: ConformanceReport; folder: string }[];
 }
 
@@ -17,13 +29,13 @@ function notOneRun(shards: ShardReports[]): string | undefined {
   const elsewhere = shards.find((s) => s.matrix.run !== first.matrix.run);
   if (elsewhere)
     return `shard ${elsewhere.matrix.shard} is of run "${elsewhere.matrix.run}", shard ${first.matrix.shard} of run "${first.matrix.run}": merge the shards of one run (a re-run of some shards is another run: re-run them all)`;
-  const key = (m: MatrixReport) => JSON.stringify([m.suite, m.document.sha256]);
+  const key = (m: ShardMatrix) => JSON.stringify([m.suite, m.document.sha256]);
   const other = shards.find((s) => key(s.matrix) !== key(first.matrix));
   if (other)
     return `shard ${other.matrix.shard} was judged by ${other.matrix.suite.version} (contracts ${other.matrix.suite.contractsHash}), shard ${first.matrix.shard} by ${first.matrix.suite.version} (contracts ${first.matrix.suite.contractsHash})`;
   const targets = shards.find((s) => JSON.stringify(s.matrix.runTargets) !== JSON.stringify(first.matrix.runTargets));
   if (targets) return `shard ${targets.matrix.shard} and shard ${first.matrix.shard} name different targets for their run`;
-  const total = (m: MatrixReport) => m.shard?.split('/')[1];
+  const total = (m: ShardMatrix) => m.shard?.split('/')[1];
   const split = shards.find((s) => total(s.matrix) !== total(first.matrix));
   if (split) return `shard ${split.matrix.shard} and shard ${first.matrix.shard} split the run into different numbers of shards`;
   const seen = shards.map((s) => s.matrix.shard);

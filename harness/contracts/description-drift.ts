@@ -1,5 +1,6 @@
 import { loadSchemas } from './contracts.ts';
 import { shapeOf, type Resolve, type Shape } from './schema-shape.ts';
+import { isNode, type Node } from './validator.ts';
 
 // Where a target's own OpenAPI description of one of the two operations says something other than the
 // document: reported as an observation, never judged (the document says nothing of descriptions).
@@ -23,12 +24,20 @@ export const OPERATIONS = {
 const DOCUMENT_STATUSES = ['200', '401', '403'];
 const ERROR_CONTRACT = 'error.schema.json';
 
-type Node = Record<string, unknown>;
+/** A key of a parsed description, when it holds an object: a description is the target's, and may hold anything. */
+const child = (node: unknown, key: string): Node | undefined => {
+  if (!isNode(node) || !Object.hasOwn(node, key)) return undefined;
+  const value = node[key];
+  return isNode(value) ? value : undefined;
+};
 
 /** Resolves the contracts' references by file name (`user.schema.json`). */
 function contractResolver(): Resolve {
   const schemas = loadSchemas();
-  return (ref) => schemas.get(ref.replace(/^.*\//, '')) as Node | undefined;
+  return (ref) => {
+    const schema = schemas.get(ref.replace(/^.*\//, ''));
+    return isNode(schema) ? schema : undefined;
+  };
 }
 
 /** Resolves a description's `#/...` pointers within it. */
@@ -36,8 +45,8 @@ function pointerResolver(root: unknown): Resolve {
   return (ref) => {
     if (!ref.startsWith('#/')) return undefined;
     let node: unknown = root;
-    for (const part of ref.slice(2).split('/')) node = (node as Node | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    return node !== null && typeof node === 'object' ? (node as Node) : undefined;
+    for (const part of ref.slice(2).split('/')) node = isNode(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    return isNode(node) ? node : undefined;
   };
 }
 
@@ -87,19 +96,19 @@ function compareFields(document: NonNullable<Shape['fields']>, described: NonNul
 }
 
 /** The description's operation for a path template, whatever it names the path parameter. */
-function operationOf(description: Node, template: string): Node | undefined {
+function operationOf(description: unknown, template: string): Node | undefined {
   const normal = (p: string) => p.replace(/\{[^}]*\}/g, '{}');
-  const paths = (description.paths ?? {}) as Record<string, Node>;
+  const paths = child(description, 'paths') ?? {};
   const key = Object.keys(paths).find((p) => normal(p) === normal(template));
-  return key === undefined ? undefined : ((paths[key] as Node).get as Node | undefined);
+  return key === undefined ? undefined : child(child(paths, key), 'get');
 }
 
 /** What the description says of one operation that the document says otherwise. */
 export function operationDrift(description: unknown, operation: keyof typeof OPERATIONS): { described: boolean; differences: Drift[] } {
   const { path, contract } = OPERATIONS[operation];
-  const op = operationOf(description as Node, path);
+  const op = operationOf(description, path);
   if (!op) return { described: false, differences: [] };
-  const responses = (op.responses ?? {}) as Record<string, Node>;
+  const responses = child(op, 'responses') ?? {};
   const listed = Object.keys(responses).sort();
   const out: Drift[] = [];
   const missing = DOCUMENT_STATUSES.filter((s) => !listed.includes(s));
@@ -109,7 +118,7 @@ export function operationDrift(description: unknown, operation: keyof typeof OPE
   const ours = contractResolver();
   const theirs = pointerResolver(description);
   for (const status of DOCUMENT_STATUSES.filter((s) => listed.includes(s))) {
-    const schema = ((responses[status].content as Node | undefined)?.['application/json'] as Node | undefined)?.schema;
+    const schema = child(child(child(responses, status), 'content'), 'application/json')?.schema;
     const against = status === '200' ? contract : ERROR_CONTRACT;
     if (schema === undefined)
       out.push({

@@ -1,8 +1,8 @@
 import type { Clause } from './catalogue.ts';
 import type { JsonSchema } from './contracts.ts';
 import type { DocumentRow, DocumentTable, RowAspect } from './document-rows.ts';
-import { clausesTouched, type ContractPlace, isNode } from './row-clauses.ts';
-import type { Node } from './validator.ts';
+import { clausesTouched, type ContractPlace } from './row-clauses.ts';
+import { isNode, type Node } from './validator.ts';
 
 // The document's tables against the contracts, row by row: every field of a table is a property of its
 // contract with the type, required-ness, nullability, format and allowed values the row gives, and every

@@ -1,14 +1,12 @@
 import type { Clause } from './catalogue.ts';
 import type { JsonSchema } from './contracts.ts';
-import { CLAUSES_KEYWORD, type Node } from './validator.ts';
+import { CLAUSES_KEYWORD, isNode, type Node } from './validator.ts';
 
 // Which clauses a row of the document touches. A contract names the clause each kind of schema error breaks
 // (its `clauses` annotation, CLAUSES_KEYWORD); the nearest annotation wins: a field's own (for its format), its
 // kind's (2.6), its object's, then those of the object that holds it (a token's role, 2.3 within 2.1), as
 // harness/judging/schema-tree.ts resolves them for a verdict. A field's type and nullability belong to the
 // object that declares it, as there.
-
-export const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The error object's contract carries no annotation: it is judged whole, by the clauses of section 7

@@ -1,3 +1,4 @@
+import { isNode, type Node } from './validator.ts';
 // What a schema says of a value, reduced to what the document's tables give: types, null, format, enum,
 // bounds, and for an object its fields and which are required. Contracts (JSON Schema 2020-12) and a
 // target's OpenAPI description (3.0 `nullable`, or 3.1 type lists) reduce to the same shape.
@@ -13,12 +14,10 @@ export interface Shape {
   items?: Shape;
 }
 
-type Node = Record<string, unknown>;
-
 /** Finds what a `$ref` points to: a pointer into the same document, or another document by name. */
 export type Resolve = (ref: string) => Node | undefined;
 
-const asNode = (value: unknown): Node => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : {});
+const asNode = (value: unknown): Node => (isNode(value) ? value : {});
 
 /** Follows `$ref`s and merges `allOf` into one node; a `$ref` that does not resolve is left as nothing known. */
 function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
@@ -31,7 +30,7 @@ function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
     current = { ...target, ...rest };
   }
   if (!Array.isArray(current.allOf)) return current;
-  const parts = (current.allOf as unknown[]).map((part) => flatten(asNode(part), resolve, new Set(seen)));
+  const parts = current.allOf.map((part) => flatten(asNode(part), resolve, new Set(seen)));
   const { allOf: _allOf, ...own } = current;
   return parts.reduce<Node>(
     (merged, part) => ({

@@ -21,6 +21,9 @@ export interface Validators {
 
 export type Node = Record<string, unknown>;
 
+/** Whether a value parsed from JSON or YAML is an object with keys (not null, not a list). */
+export const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
  * The contracts refer to each other by `$ref` and none refers to itself, so each can be compiled with its
  * references written out in place. Ajv gathers the errors of a referenced schema by copying the list it

@@ -15,8 +15,8 @@ export interface JudgeInput {
   openapiPath?: string;
 }
 
-/** A body read as JSON, or why not; `unjudgeable` when no verdict can rest on it (too deep to judge). */
-export type JsonRead = { ok: true; body: JsonBody } | { ok: false; reason: string; unjudgeable: boolean };
+/** A body read as JSON, or why not; `unevaluable` when no verdict can rest on it (too deep to judge). */
+export type JsonRead = { ok: true; body: JsonBody } | { ok: false; reason: string; unevaluable: boolean };
 
 /** Whether an authorised request produced a 200 JSON body that the data clauses can judge. */
 export type Readable = { ok: true; body: JsonBody } | { ok: false; reason: string };
@@ -92,7 +92,7 @@ export class Answers {
 
   /** The body as JSON, read once however many clauses and answers ask. */
   json(exchange: Exchange): JsonRead {
-    if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, unjudgeable: false };
+    if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, unevaluable: false };
     const text = exchange.bodyText ?? '';
     let read = this.reads.get(text);
     if (!read) this.reads.set(text, (read = readOnce(text)));
@@ -143,5 +143,5 @@ function readOnce(text: string): JsonRead {
   const read = readJsonBody(text);
   if (read.ok) return read;
   // Valid JSON too deep to carry through the run: no verdict on it rather than a crash.
-  return { ok: false, reason: read.reason, unjudgeable: read.kind === 'depth' };
+  return { ok: false, reason: read.reason, unevaluable: read.kind === 'depth' };
 }

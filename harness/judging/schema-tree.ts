@@ -1,4 +1,4 @@
-import { CLAUSES_KEYWORD, type Node, type SchemaName, validators } from '../contracts/validator.ts';
+import { CLAUSES_KEYWORD, isNode, type Node, type SchemaName, validators } from '../contracts/validator.ts';
 
 /** The kinds of schema error the contracts attribute to clauses (see CLAUSES_KEYWORD). */
 export type Aspect = 'required' | 'type' | 'null' | 'format' | 'range' | 'minItems' | 'discriminator';
@@ -38,8 +38,6 @@ const KEYWORD_LOOKS: [keyword: string, aspects: Aspect[], appliesTo: JsonType | 
   ['maximum', ['range'], 'number'],
   ['minItems', ['minItems'], 'array'],
 ];
-
-const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const VALUE_KEYWORDS = new Set(['type', 'enum']);
 

@@ -48,7 +48,32 @@ let read: { name: string; file: ReplayFile } | undefined;
 export function replayFile(env: Record<string, string | undefined> = process.env): ReplayFile | undefined {
   const name = env[REPLAY_FILE_VARIABLE];
   if (!name) return undefined;
-  // Written by this run's global setup, moments ago, in a folder only this user can read.
-  if (read?.name !== name) read = { name, file: JSON.parse(readFileSync(name, 'utf8')) as ReplayFile };
+  if (read?.name !== name) read = { name, file: replayFileOf(JSON.parse(readFileSync(name, 'utf8')), name) };
   return read.file;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The workers' file, checked where it is read. Global setup wrote it moments ago in a folder only this user can
+ * read; a worker loads no validator for it, but a file that is not what global setup writes stops the worker.
+ */
+function replayFileOf(value: unknown, name: string): ReplayFile {
+  if (!isReplayFile(value)) throw new Error(`${name} is not the file this run's global setup leaves its workers`);
+  return value;
+}
+
+function isReplayFile(value: unknown): value is ReplayFile {
+  return (
+    isObject(value) &&
+    typeof value.reportDir === 'string' &&
+    typeof value.runTimeoutMs === 'number' &&
+    (value.projects === undefined || (Array.isArray(value.projects) && value.projects.every((p) => typeof p === 'string'))) &&
+    Array.isArray(value.catalogue) &&
+    value.catalogue.every(
+      (c) => isObject(c) && typeof c.id === 'string' && typeof c.title === 'string' && typeof c.level === 'string' && typeof c.section === 'string',
+    ) &&
+    isObject(value.replays) &&
+    Object.values(value.replays).every((byClause) => isObject(byClause) && Object.values(byClause).every((r) => isObject(r) && typeof r.status === 'string'))
+  );
 }

@@ -142,3 +142,21 @@ test('CONFORMANCE_OPENAPI_PATH is a path below the base URL, never another addre
     expect(() => loadConfig({ ...target, CONFORMANCE_OPENAPI_PATH: bad })).toThrow('CONFORMANCE_OPENAPI_PATH must be a path below the base URL');
   }
 });
+
+test('a description shaped oddly anywhere (null paths, operation, responses, content) says nothing there, and breaks no check', () => {
+  const op = (get: unknown) => ({ paths: { '/api/admin/projects': get } });
+  const odd: unknown[] = [
+    null,
+    7,
+    { paths: null },
+    { paths: ['/api/admin/projects'] },
+    op(null),
+    op({ get: null }),
+    op({ get: { responses: null } }),
+    op({ get: { responses: { 200: null, 401: 'x', 403: [] } } }),
+    op({ get: { responses: { 200: { content: null } } } }),
+    op({ get: { responses: { 200: { content: { 'application/json': null } } } } }),
+  ];
+  for (const description of odd) expect(() => operationDrift(description, 'projects'), JSON.stringify(description)).not.toThrow();
+  expect(operationDrift(op(null), 'projects')).toEqual({ described: false, differences: [] });
+});

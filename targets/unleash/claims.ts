@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { log, run } from './supervisor.ts';
 import type { Run } from './unleash.ts';
@@ -41,8 +42,9 @@ const EXPECTATIONS: Expectation[] = [
 
 /** The target file of `target` with its admin token, base URL, deviations and product only. */
 function adminTokenOnly(target: Run, claim: string | undefined): string {
-  const file = parse(readFileSync(target.targetFile, 'utf8')) as Record<string, unknown>;
-  const kept = Object.fromEntries(['name', 'baseUrl', 'adminToken', 'product'].map((k) => [k, file[k]]));
+  const file: unknown = parse(readFileSync(target.targetFile, 'utf8'));
+  if (file === null || typeof file !== 'object') throw new Error(`${target.targetFile} is not a target file`);
+  const kept = Object.fromEntries(Object.entries(file).filter(([k]) => ['name', 'baseUrl', 'adminToken', 'product'].includes(k)));
   return `${JSON.stringify({ ...kept, deviations: path.join(target.folder, 'deviations.yaml'), ...(claim ? { claim: claim.split(',') } : {}) })}\n`;
 }
 
@@ -57,7 +59,8 @@ export async function checkClaims(target: Run, command: string, cwd: string): Pr
       const env: NodeJS.ProcessEnv = { ...process.env, CONFORMANCE_TARGET: file, CONFORMANCE_REPORT_DIR: path.join(dir, 'report') };
       for (const variable of ['CONFORMANCE_TARGETS', 'HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) delete env[variable];
       const { code } = await run(process.execPath, [command], { cwd, env });
-      const report = JSON.parse(readFileSync(path.join(dir, 'report', 'conformance.json'), 'utf8')) as ConformanceReport;
+      const where = path.join(dir, 'report', 'conformance.json');
+      const report = checkedReport(readJsonFile(where), where);
       const wrong = code !== e.exitCode ? `exit code ${code}, expected ${e.exitCode}` : e.check(report);
       log(`${target.name}, ${e.name}: ${wrong ?? `exit code ${code}, as documented`}`);
       if (wrong) failures.push(`${target.name}, ${e.name}: ${wrong}`);

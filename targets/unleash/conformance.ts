@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ConformanceReport } from '../../reporters/conformance-result.ts';
+import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
 import { checkClaims } from './claims.ts';
 import { handleSignals, isInterrupted, log, run } from './supervisor.ts';
@@ -51,7 +51,8 @@ function parseArgs(argv: string[]): Args {
 
 /** The version's page: the suite's conformance page of its run, every clause's status, and ports hidden. */
 function writePage(reportDir: string, target: Run): void {
-  const report = JSON.parse(readFileSync(path.join(reportDir, 'targets', target.name, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const where = path.join(reportDir, 'targets', target.name, 'conformance.json');
+  const report = checkedReport(readJsonFile(where), where);
   const statuses = [
     '',
     '## Every clause',

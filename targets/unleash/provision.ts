@@ -41,7 +41,9 @@ async function call(baseUrl: string, method: string, path: string, { authorizati
   const text = await response.text();
   let json: Record<string, unknown> = {};
   try {
-    json = JSON.parse(text) as Record<string, unknown>;
+    const parsed: unknown = JSON.parse(text);
+    // Only an object's fields are read (a created token's secret); any other answer counts by its status.
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) json = Object.fromEntries(Object.entries(parsed));
   } catch {
     // not JSON: only the status matters then
   }
