@@ -4,6 +4,11 @@
  * casting it to a shape it may not have.
  */
 export function field(value: unknown, key: string): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
-  return (value as Record<string, unknown>)[key];
+  return Array.isArray(value) ? undefined : own(value, key);
+}
+
+/** The own property `key` of an object or a list (a list's by index), or undefined: never one of its prototype's. */
+export function own(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+  return Reflect.get(value, key);
 }

@@ -1,3 +1,4 @@
+import { own } from '../contracts/fields.ts';
 import type { NumberLiteral } from '../json/json-literals.ts';
 
 /**
@@ -50,7 +51,7 @@ export function valueAt(data: unknown, pointer: string): unknown {
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     // Own keys only: a body's "constructor" or "__proto__" is a field like any other, and one it lacks is absent.
-    node = node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    node = own(node, key);
   }
   return node;
 }

@@ -1,3 +1,5 @@
+import { isNode } from '../contracts/validator.ts';
+import { own } from '../contracts/fields.ts';
 import type { ErrorObject } from 'ajv';
 import type { Exchange } from '../transport/exchange.ts';
 import type { JsonBody } from '../json/json-readings.ts';
@@ -59,10 +61,10 @@ function placeAt(tree: SchemaPlace, data: unknown, pointer: string): SchemaPlace
   let [place, node]: [SchemaPlace | undefined, unknown] = [tree, data];
   for (const raw of pointer.split('/').slice(1)) {
     if (place === undefined || node === null || typeof node !== 'object') return undefined;
-    if (place.branches.length > 0) place = branchFor(place, node as Record<string, unknown>);
+    if (place.branches.length > 0 && isNode(node)) place = branchFor(place, node);
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     place = Array.isArray(node) ? place?.items : place?.properties.get(key);
-    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    node = own(node, key);
   }
   return place;
 }

@@ -1,3 +1,4 @@
+import { isNode } from '../contracts/validator.ts';
 import { branchFor, type SchemaPlace } from './schema-tree.ts';
 
 /** What one walk of a body beside its contract saw: what each clause looked at, and the fields outside the document. */
@@ -54,9 +55,9 @@ function walk(place: SchemaPlace, data: unknown, tallies: Tallies, seen: BodyWal
   if (data === undefined) return;
   const type = typeIndex(data);
   tallyOf(tallies, place).byType[type]++;
-  if (type === 4 && place.items) for (const item of data as unknown[]) walk(place.items, item, tallies, seen);
-  if (type !== 5) return;
-  const object = data as Record<string, unknown>;
+  if (Array.isArray(data) && place.items) for (const item of data) walk(place.items, item, tallies, seen);
+  if (type !== 5 || !isNode(data)) return;
+  const object = data;
   if (place.branches.length === 0) return walkObject(place, object, tallies, seen);
   // A union member of no known kind has no fields of the document: its kind is what breaks it.
   const branch = branchFor(place, object);
