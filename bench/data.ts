@@ -1,25 +1,12 @@
 // Projects lists (section 2.4) for the benchmarks: deterministic, every field of 2.5 in use, owners of
 // all three kinds of 2.6, and optionally broken entries (1% of them, or all), each broken in exactly one way.
+import { pick, seeded, type Random } from '../self-tests/support/seeded.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EPOCH_MS = Date.UTC(2024, 0, 1);
 const MODES = ['open', 'protected', 'private'];
 const OFFSETS_MINUTES = [0, 0, 0, 120, -300, 330, -570];
 
-/** A small seeded generator (xorshift32): the same size always gives the same list. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
-type Random = ReturnType<typeof seeded>;
-
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const int = (random: Random, max: number) => Math.floor(random() * (max + 1));
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NAMED, decodedViews, originalSpan } from '../../harness/secrets/decoded-view.ts';
+import { pick, seeded, type Random } from '../support/seeded.ts';
 
 // decodedViews and originalSpan against a plain reference: one that decodes a text unit by unit and keeps
 // the original span of every unit in arrays. Many generated texts mix plain characters, every escape the
@@ -139,19 +140,6 @@ function referenceViews(text: string): { layers: ReferenceView[]; unwrapped: Ref
 
 // ---- Texts to decode ----
 
-/** A small seeded generator (xorshift32), so that a failing text can be made again. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
-type Random = ReturnType<typeof seeded>;
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const hex = (n: number, width: number, lower: boolean) => (lower ? n.toString(16) : n.toString(16).toUpperCase()).padStart(width, '0');
 
 const PLAIN = [...'aZ09 ."\'/:;*{}#xXu~%&\\', 'é', '€', '😀', '\ud800', '\udfff', '\n', '\r', '\u0000'];
