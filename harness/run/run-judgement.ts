@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Clause } from '../contracts/catalogue.ts';
 import type { TargetConfig } from '../config/config.ts';
 import type { RunFacts } from '../judging/verdicts.ts';
@@ -39,6 +40,8 @@ let current: { stop: AbortController; end: Promise<JudgingEnd> } | undefined;
  */
 export function startJudging(work: (signal: AbortSignal) => Promise<RunJudgement | undefined>): Promise<JudgingEnd> {
   const stop = new AbortController();
+  // Every request in flight listens for the stop: a fleet has hundreds at once, which is no leak.
+  setMaxListeners(0, stop.signal);
   const abort = () => stop.abort();
   process.once('SIGINT', abort);
   const end = work(stop.signal)
