@@ -57,7 +57,8 @@ ${variables.map((v) => `  ${v.name.padEnd(width)}  ${v.help}`).join('\n')}
 Exit codes:
   0    every MUST clause of the claimed profiles (CONFORMANCE_CLAIM; default every profile) exercised and met
        (known deviations aside)
-  1    at least one MUST clause violated (this wins over errors)
+  1    at least one MUST clause violated (this wins over errors); with CONFORMANCE_GATE=regressions, a regression
+       against CONFORMANCE_BASELINE, or a failure the baseline did not have (0 may then stand beside a FAIL)
   2    configuration error: nothing was sent
   3    no verdict: a claimed profile not exercised in full, the target could not be reached or does not serve the
        admin API, a clause errored, or the run was partial or interrupted
