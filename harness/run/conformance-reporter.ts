@@ -8,7 +8,7 @@ import { runTargets } from './run-targets.ts';
 import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
 import { runStopped } from '../recording/preflight.ts';
-import { createRedactor } from '../secrets/redact.ts';
+import { createRedactor, redactValue } from '../secrets/redact.ts';
 import { namedSecrets } from '../secrets/secret-rule.ts';
 import { judgingEnd, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
 import type { Replay } from './replay-file.ts';
@@ -53,6 +53,17 @@ function carried(runs: ClauseRun[], tests: TestCase[], replays: Record<string, R
     const error = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
     return [{ clause: run.clause, outcome: 'errored', reason: error ? redact(error) : `its test ended ${result.status}` }];
   });
+}
+
+/** What hides a target's secrets: a replay holds none, only the placeholders that stand for them. */
+const secretsOf = (config: TargetConfig) => (config.replay ? (text: string) => text : createRedactor(config));
+
+/**
+ * A report compared with the baseline: what the comparison quotes of the baseline (its reasons, its path) is
+ * a file of the user's, and this run's secrets are hidden in it as in everything the run writes.
+ */
+function withoutSecrets(report: ConformanceReport, config: TargetConfig): ConformanceReport {
+  return report.baseline ? { ...report, baseline: redactValue(report.baseline, secretsOf(config)) } : report;
 }
 
 /** A target's facts when it has no judgement (the run was stopped before its answers came). */
@@ -116,8 +127,7 @@ export default class ConformanceReporter implements Reporter {
     result: FullResult,
     today: string,
   ): ConformanceReport {
-    // A replay holds no secret, only the placeholders that stand for them: nothing to take out but hidden characters.
-    const secrets = config.replay ? (text: string) => text : createRedactor(config);
+    const secrets = secretsOf(config);
     // Escapes first, so that no escape written later can spell a secret the redactor did not see.
     const redact = (text: string) => secrets(visible(text, 'block'));
     const catalogue = loadCatalogue();
@@ -211,7 +221,7 @@ export default class ConformanceReporter implements Reporter {
         run.targets.map((t) => t.name),
       ) === undefined;
     for (const [i, config] of run.targets.entries()) {
-      const report = compared[i];
+      const report = withoutSecrets(compared[i], config);
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
       const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;

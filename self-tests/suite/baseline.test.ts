@@ -72,6 +72,27 @@ test('a clause that passed in the baseline and fails now fails the ratchet, exit
   expect(summaryOf(run)).toContain(`gate (ratchet): exit code 1: 1 regressed against`);
 });
 
+test("under the must gate the exit code is the verdict's; what the report quotes of the baseline has this run's secrets hidden", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-baseline-file-'));
+  const file = path.join(dir, 'conformance.json');
+  const before = JSON.parse(readFileSync(path.join(brokenRun.reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  // A baseline is a file of the user's: one that spells this run's token (written by hand, or by another tool) is not copied as it is.
+  const reason = `failed, as the token ${REFERENCE_FIXTURES.adminToken} shows`;
+  writeFileSync(file, JSON.stringify({ ...before, clauses: before.clauses.map((c) => (c.id === broken ? { ...c, reason } : c)) }));
+  try {
+    const run = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_BASELINE: file }));
+    runs.push(run);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.report?.baseline).toMatchObject({ gate: 'must', regressions: 0 });
+    expect(run.report?.baseline?.changes).toEqual([expect.objectContaining({ id: broken, kind: 'fixed', why: 'failed, as the token $TOKEN shows' })]);
+    for (const name of ['conformance.json', 'summary.md', 'index.html'])
+      expect(readFileSync(path.join(run.reportDir, name), 'utf8')).not.toContain(REFERENCE_FIXTURES.adminToken);
+    expect(run.stdout).not.toContain(REFERENCE_FIXTURES.adminToken);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a partial run has no verdict under the ratchet, exit code 3, though nothing it judged regressed', async () => {
   const run = await runSuite(brokenEnv({ CONFORMANCE_BASELINE: brokenRun.reportDir, CONFORMANCE_GATE: 'regressions' }), ['--grep', broken]);
   runs.push(run);
