@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // The suite's command: runs the Playwright suite (or merges shards' reports) and exits by the
-// verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
+// verdict (or by the ratchet, CONFORMANCE_GATE), whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
 const { spawn, spawnSync } = require('node:child_process');
 const { accessSync, constants, existsSync, readFileSync, statSync } = require('node:fs');
@@ -80,7 +80,7 @@ function withOurReporter(args) {
 }
 
 /**
- * Runs Playwright, forwards a stop, and exits by the verdict the reporter sends over the IPC channel, so that
+ * Runs Playwright, forwards a stop, and exits with the code the reporter's gate sends over the IPC channel, so that
  * the exit code is the same whatever reporters the user adds or replaces. Playwright stays in this process
  * group, so that a CI job that kills the group leaves nothing running. Its error output is held until the
  * reporter has started: what Playwright prints before, when it refuses its command line, is its message and
