@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // The suite's command: runs the Playwright suite (or merges shards' reports) and exits by the
-// verdict, whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
+// verdict (or by the ratchet, CONFORMANCE_GATE), whatever reporters the user adds or replaces. Plain JavaScript, so that it runs on Node 20
 // without a build step; Playwright itself loads the TypeScript suite.
 const { spawn, spawnSync } = require('node:child_process');
 const { accessSync, constants, existsSync, readFileSync, statSync } = require('node:fs');
@@ -57,7 +57,8 @@ ${variables.map((v) => `  ${v.name.padEnd(width)}  ${v.help}`).join('\n')}
 Exit codes:
   0    every MUST clause of the claimed profiles (CONFORMANCE_CLAIM; default every profile) exercised and met
        (known deviations aside)
-  1    at least one MUST clause violated (this wins over errors)
+  1    at least one MUST clause violated (this wins over errors); with CONFORMANCE_GATE=regressions, a regression
+       against CONFORMANCE_BASELINE, or a failure the baseline did not have (0 may then stand beside a FAIL)
   2    configuration error: nothing was sent
   3    no verdict: a claimed profile not exercised in full, the target could not be reached or does not serve the
        admin API, a clause errored, or the run was partial or interrupted
@@ -79,7 +80,7 @@ function withOurReporter(args) {
 }
 
 /**
- * Runs Playwright, forwards a stop, and exits by the verdict the reporter sends over the IPC channel, so that
+ * Runs Playwright, forwards a stop, and exits with the code the reporter's gate sends over the IPC channel, so that
  * the exit code is the same whatever reporters the user adds or replaces. Playwright stays in this process
  * group, so that a CI job that kills the group leaves nothing running. Its error output is held until the
  * reporter has started: what Playwright prints before, when it refuses its command line, is its message and

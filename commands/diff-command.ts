@@ -1,14 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { REPORTS } from '../harness/evidence/bundle.ts';
-import { BundleError } from '../harness/evidence/bundle-error.ts';
-import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { visible } from '../harness/files/visible.ts';
-import type { ConformanceReport } from '../reporters/conformance-result.ts';
-import { diffRuns } from './diff.ts';
-import { diffMarkdown, diffText } from './diff-output.ts';
-import { checkedReport, jsonOf, readJsonFile, ReportFileError } from './report-file.ts';
-import { verifyBundle } from './verify.ts';
+import { diffRuns } from '../reporters/diff.ts';
+import { diffMarkdown, diffText } from '../reporters/diff-output.ts';
+import { ReportFileError, runReports } from './report-file.ts';
 
 // `admin-api-conformance diff OLD NEW [--format text|markdown|json]`: two runs compared clause by clause, each
 // a conformance.json, a report folder (a matrix's too) or an evidence bundle, verified first. Exit 1 when
@@ -27,55 +20,12 @@ class DiffError extends Error {
   }
 }
 
-/** The reports of a conformance.json: its own, or a matrix's targets', each in its folder below the matrix's. */
-function reportsOfFile(file: string): ConformanceReport[] {
-  const value = readJsonFile(file) as { kind?: unknown; targets?: unknown } | null;
-  if (value?.kind !== 'matrix') return [checkedReport(value, file)];
-  const dir = path.dirname(file);
-  const targets = Array.isArray(value.targets) ? value.targets : [];
-  return targets.map((t: { report?: unknown }) => {
-    const page = typeof t?.report === 'string' ? path.resolve(dir, t.report) : '';
-    if (!page.startsWith(path.join(dir, 'targets') + path.sep)) throw new DiffError(`${file}: a target's report lies outside its targets/ folder`);
-    const own = path.join(path.dirname(page), 'conformance.json');
-    return checkedReport(readJsonFile(own), own);
-  });
-}
-
-/** A bundle's report, once the bundle verifies: a diff of a changed bundle would compare what nobody ran. */
-function reportsOfBundle(where: string): ConformanceReport[] {
-  let files: ReturnType<typeof readBundle>;
-  try {
-    files = readBundle(where);
-  } catch (error) {
-    if (error instanceof BundleError) throw new DiffError(`${where} cannot be read: ${error.message}`);
-    throw error;
-  }
-  // Digests first: a bundle another suite made is compared all the same (diffRuns names the other judge), but
-  // only as it was written.
-  const [problem] = verifyBundle(files).differences;
-  if (problem !== undefined) throw new DiffError(`${where} does not verify (${problem}); admin-api-conformance verify names every difference`);
-  const name = `${REPORTS}/conformance.json`;
-  return [checkedReport(jsonOf(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
-}
-
-/** The reports of a run as given: a bundle, a report folder, or a conformance.json. */
-function runOf(given: string): ConformanceReport[] {
-  const where = path.resolve(given);
-  if (!existsSync(where)) throw new DiffError(`there is no file or folder ${where}`);
-  if (statSync(where).isDirectory()) {
-    if (existsSync(path.join(where, 'manifest.json'))) return reportsOfBundle(where);
-    if (existsSync(path.join(where, 'conformance.json'))) return reportsOfFile(path.join(where, 'conformance.json'));
-    throw new DiffError(`${where} holds neither a conformance.json nor an evidence bundle`);
-  }
-  return /\.(tar\.gz|tgz)$/.test(where) ? reportsOfBundle(where) : reportsOfFile(where);
-}
-
 function diff(args: string[]): number {
   const at = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
   const format = at < 0 ? 'text' : args[at] === '--format' ? args[at + 1] : args[at].slice('--format='.length);
   const runs = at < 0 ? args : args.filter((_, i) => i !== at && !(args[at] === '--format' && i === at + 1));
   if (runs.length !== 2 || runs.some((r) => r.startsWith('-')) || !FORMATS.includes(format ?? '')) throw new DiffError(USAGE);
-  const [old, neu] = runs.map((r) => ({ source: r, reports: runOf(r) }));
+  const [old, neu] = runs.map((r) => ({ source: r, reports: runReports(r) }));
   const result = diffRuns(old, neu);
   if (result.changes.length === 0 && result.unchanged === 0)
     throw new DiffError(`the runs share no target to compare (${result.unpaired.map((u) => `${u.target} only in the ${u.in} run`).join(', ')})`, 3);

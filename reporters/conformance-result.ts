@@ -7,15 +7,12 @@ import type { ClauseRun } from '../harness/judging/verdicts.ts';
 import type { Consistency } from '../harness/judging/repeat.ts';
 
 import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
+import type { Gate } from '../harness/config/gate.ts';
+import type { ClauseChange } from './change.ts';
 import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';
-import { countOf, type Counts } from './counts.ts';
+import { countOf, type ClauseStatus, type Counts } from './counts.ts';
 
-export type { ClauseRun, JudgedStatus };
-/**
- * not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption).
- * observed: an INFO clause whose observation was recorded; the document leaves it open, so it never passes.
- */
-export type ClauseStatus = JudgedStatus | 'known-deviation' | 'not-judged' | 'observed';
+export type { ClauseRun, ClauseStatus, JudgedStatus };
 /**
  * pass: every MUST clause of the catalogue judged and met (known deviations aside); fail: a MUST clause
  * violated; error: no verdict possible (errored clauses, an unreachable target, an interrupted run);
@@ -119,6 +116,27 @@ export interface ConformanceReport {
   /** Set when the run was stopped before it ended (a signal, or -x): no verdict, whatever it had found. */
   interrupted?: true;
   errors: string[];
+  /** Set when the run was given a baseline (CONFORMANCE_BASELINE): what changed since, and the gate the exit code followed. */
+  baseline?: BaselineComparison;
+}
+
+/**
+ * A target's run compared with a baseline run, as `admin-api-conformance diff` compares two runs
+ * (reporters/baseline.ts). It changes nothing of the verdict: the gate (reporters/gate.ts) reads it.
+ */
+export interface BaselineComparison {
+  /** The baseline as given: a report folder, a conformance.json or an evidence bundle. */
+  source: string;
+  /** What the run's exit code follows (CONFORMANCE_GATE): any MUST violation, or only what regressed. */
+  gate: Gate;
+  /** The baseline's target this one is compared with, and its verdict there; absent when the baseline has none to pair with it. */
+  compared?: { target: string; verdict: Verdict };
+  /** How the baseline's judge differs from this run's (another suite, contracts or text of the document); empty when it is the same. */
+  judgeChanged: string[];
+  changes: ClauseChange[];
+  unchanged: number;
+  /** How many changes are regressions (reporters/change.ts REGRESSIONS). */
+  regressions: number;
 }
 
 /**
@@ -159,13 +177,25 @@ const asObserved = (level: Clause['level'], judged: { status: JudgedStatus | 'no
 
 // Violations win over errors, wherever they are; a pass claims only the claimed profiles, every MUST clause of
 // which must have been exercised: one left out or not exercised is no pass.
-function verdictOf(must: Counts, all: Counts, claimed: Counts, completed: boolean, consistent: boolean): Verdict {
+function verdictOfCounts(must: Counts, all: Counts, claimed: Counts, completed: boolean, consistent: boolean): Verdict {
   if (must.failed > 0) return 'fail';
   // Nothing judged is no pass: a run that exercised no requirement says nothing about the target.
   if (all.errored > 0 || !completed || claimed.passed + claimed.knownDeviations === 0) return 'error';
   // A target that answers the same request differently has no single verdict.
   if (!consistent) return 'error';
   return claimed.notJudged > 0 || claimed.notExercised > 0 ? 'partial' : 'pass';
+}
+
+/**
+ * The verdict of a report's clauses and facts, as the report gives it: the gate (reporters/gate.ts) asks it
+ * again of the same report with the failures its baseline had set aside.
+ */
+export function verdictOf(report: Pick<ConformanceReport, 'clauses' | 'claim' | 'completed' | 'interrupted' | 'consistency'>): Verdict {
+  // A run stopped halfway has no verdict: what it found before is listed, and says nothing of the rest.
+  if (report.interrupted) return 'incomplete';
+  const summary = summaryOf(report.clauses);
+  const claimed = countOf(claimedClauses(report.clauses, report.claim));
+  return verdictOfCounts(summary.must, summary, claimed, report.completed, report.consistency?.consistent ?? true);
 }
 
 /** Each clause of the catalogue as a report gives it: its run's outcome, or why it has none; a known deviation applied. */
@@ -194,6 +224,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
   const claim = claimOf(clauses, meta.profiles, meta.claim);
   const interrupted = meta.runStatus === 'interrupted';
   const completed = meta.runErrors.length === 0 && meta.runStatus !== 'interrupted' && meta.runStatus !== 'timedout';
+  const verdict = verdictOf({ clauses, claim, completed, consistency: meta.consistency, ...(interrupted && { interrupted: true as const }) });
   return {
     reportVersion: REPORT_VERSION,
     suite: { name: 'admin-api-conformance', version: meta.suiteVersion, contractsHash: meta.contractsHash },
@@ -203,10 +234,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     replay: meta.replay,
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    // A run stopped halfway has no verdict: what it found before is listed, and says nothing of the rest.
-    verdict: interrupted
-      ? 'incomplete'
-      : verdictOf(summary.must, summary, countOf(claimedClauses(clauses, claim)), completed, meta.consistency?.consistent ?? true),
+    verdict,
     summary,
     claim,
     placeholders: meta.placeholders,

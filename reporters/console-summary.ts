@@ -1,6 +1,20 @@
 import { visible } from '../harness/files/visible.ts';
-import { claimText, documentText, headline, productText, replayText, targetText, unevaluableText, verdictText, violationText } from './sections.ts';
+import { REGRESSIONS } from './change.ts';
+import {
+  baselineText,
+  claimText,
+  documentText,
+  headline,
+  productText,
+  replayText,
+  targetText,
+  unevaluableText,
+  verdictText,
+  violationText,
+} from './sections.ts';
 import type { ReportView } from './conformance-result.ts';
+import { changeText, KINDS } from './diff-output.ts';
+import { gateText } from './gate.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
 // characters escaped (harness/files/visible.ts), whether it came from the target, a file of the user's or a merged report.
@@ -48,13 +62,26 @@ function consistencyLines(report: ReportView): string[] {
   ];
 }
 
+/** The run against its baseline: the counts, what the judge changed, and each regression with why. */
+function baselineLines(report: ReportView): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const lines = [`  baseline: ${t(baselineText(b, report.target?.name))}`];
+  for (const line of b.judgeChanged) lines.push(`    another judge, ${t(line)}: a change may be the judge's, not the target's`);
+  for (const [kind, words] of KINDS.filter(([k]) => REGRESSIONS.includes(k)))
+    for (const c of b.changes.filter((x) => x.kind === kind)) lines.push(`    ${words}  ${t(changeText(c, false))}`);
+  return lines;
+}
+
 /** The closing block of the terminal output: verdict, counts, what failed, where the reports are. */
 export function consoleSummary(report: ReportView, files: string[]): string {
   const s = report.summary;
+  const gate = gateText(report);
   const lines = [
     '',
     `Conformance of ${t(targetText(report.target))}`,
     `${headline(report)}: ${verdictText(report)}`,
+    ...(gate ? [t(gate)] : []),
     `  claim:   ${claimText(report.claim)}`,
     ...(report.replay ? [`  replay:  ${t(replayText(report.replay, report.startedAt))}`] : []),
     `  product: ${t(productText(report.product))}`,
@@ -62,7 +89,7 @@ export function consoleSummary(report: ReportView, files: string[]): string {
     `  MUST:    ${s.must.passed} passed of ${s.must.total}; ${s.must.failed} failed, ${s.must.errored} errored, ${s.must.notExercised} not exercised, ${s.must.knownDeviations} known deviations, ${s.must.notJudged} not judged`,
     `  INFO:    ${s.observed} observed of ${s.total - s.must.total}, never judged; ${s.errored - s.must.errored} errored, ${s.notExercised - s.must.notExercised} not exercised, ${s.notJudged - s.must.notJudged} not judged`,
   ];
-  lines.push(...consistencyLines(report));
+  lines.push(...consistencyLines(report), ...baselineLines(report));
   for (const c of report.clauses.filter((c) => c.status === 'failed')) lines.push(`  failed   ${c.id} (${c.section}): ${c.title}${firstViolation(c)}`);
   for (const [reason, ids] of erroredByReason(report)) lines.push(`  errored  ${listIds(ids)}\n      ${reason}`);
   for (const c of report.clauses.filter((c) => c.status === 'known-deviation')) lines.push(`  known deviation  ${c.id}: ${t(c.deviation!.reason)}`);

@@ -1,4 +1,12 @@
-// Clauses counted by status: the one way the summary, the MUST line and each claimed profile count them.
+import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
+
+// The statuses a clause ends with, and clauses counted by status: the one way the summary, the MUST line and each claimed profile count them.
+
+/**
+ * not-judged: the clause's test did not run in this run (a --grep, one shard, an interruption).
+ * observed: an INFO clause whose observation was recorded; the document leaves it open, so it never passes.
+ */
+export type ClauseStatus = JudgedStatus | 'known-deviation' | 'not-judged' | 'observed';
 
 export interface Counts {
   passed: number;

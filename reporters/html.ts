@@ -1,5 +1,7 @@
 import type { ClauseResult, ReportView } from './conformance-result.ts';
+import { gateText } from './gate.ts';
 import {
+  baselineText,
   compareSections,
   documentText,
   isAbsoluteLink,
@@ -37,6 +39,14 @@ function repeatRow(r: ReportView): string {
   return `<dt>Repeat</dt><dd data-testid="consistency">${c.rounds} rounds, ${c.concurrency} at a time; ${esc(answers)}; ${esc(latency)}</dd>`;
 }
 
+/** What the exit code followed, when it is not the verdict alone (CONFORMANCE_GATE=regressions). */
+function gateLine(r: ReportView): string {
+  const line = gateText(r);
+  return line === undefined ? '' : `<p data-testid="gate"><b>${esc(line)}</b></p>`;
+}
+
+const baselineRow = (r: ReportView) => (r.baseline ? `<dt>Baseline</dt><dd data-testid="baseline">${esc(baselineText(r.baseline, r.target?.name))}</dd>` : '');
+
 function header(r: ReportView): string {
   const s = r.summary;
   const version = r.target?.reportedVersion
@@ -49,7 +59,7 @@ function header(r: ReportView): string {
 ${reasonFirst(r)
   .map((e) => `<pre class="reason" data-testid="reason">${esc(e)}</pre>`)
   .join('')}
-<p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>
+<p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>${gateLine(r)}
 </header>
 <section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
 <section data-testid="claim"><p>Claim: ${esc(claimText(r.claim))}.</p><table><tr><th>profile</th><th>claimed</th><th>status</th><th>MUST passed</th><th>needs</th></tr>${r.claim.byProfile
@@ -59,7 +69,7 @@ ${reasonFirst(r)
     )
     .join('')}</table></section>
 <dl class="meta">
-${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}
+${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}${baselineRow(r)}
 <dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
 <dt>Base URL</dt><dd>${esc(r.target?.baseUrl ?? 'none read')}</dd>
 <dt>Target's own version</dt><dd>${esc(version)}</dd>

@@ -1,6 +1,9 @@
 import type { ClauseResult, ReportView } from './conformance-result.ts';
 import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
+import { KINDS } from './diff-output.ts';
+import { gateText } from './gate.ts';
 import {
+  baselineText,
   claimText,
   documentText,
   exportPreamble,
@@ -37,14 +40,33 @@ function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) 
   return ['', `### ${title}`, '', '| clause | section | detail |', '|---|---|---|', ...rows.map((c) => `| \`${c.id}\` | ${c.section} | ${describe(c)} |`)];
 }
 
+/** What changed since the baseline, every change in the order a reader wants them: what got worse first. */
+function baselineSection(report: ReportView): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const rows = KINDS.flatMap(([kind, words]) =>
+    b.changes.filter((c) => c.kind === kind).map((c) => `| ${words} | ${code(c.id)} | ${c.from ?? 'absent'} | ${c.to ?? 'absent'} | ${cell(c.why ?? '')} |`),
+  );
+  return [
+    '',
+    '### Since the baseline',
+    '',
+    `${cell(baselineText(b, report.target?.name))}.`,
+    ...b.judgeChanged.flatMap((line) => ['', `> Another judge, ${cell(line)}: a change may be the judge's, not the target's.`]),
+    ...(rows.length > 0 ? ['', '| change | clause | baseline | now | why |', '|---|---|---|---|---|', ...rows] : []),
+  ];
+}
+
 /** A short Markdown summary, fit for a pull-request comment or a CI job summary. */
 export function renderMarkdown(report: ReportView): string {
   const s = report.summary;
   const of = (status: string) => report.clauses.filter((c) => c.status === status);
+  const gate = gateText(report);
   const lines = [
     `## Conformance: ${headline(report)}, ${verdictText(report)}`,
     '',
     ...reasonFirst(report).flatMap((e) => [`> ${cell(e.split('\n')[0])}`, '']),
+    ...(gate ? [`> **${cell(gate)}**`, ''] : []),
     `${report.target ? `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)})` : cell(NO_TARGET.replace(/^./, (c) => c.toUpperCase()))}; suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,
@@ -83,6 +105,7 @@ export function renderMarkdown(report: ReportView): string {
       (c) => cell(c.reason ?? ''),
     ),
   ];
+  lines.push(...baselineSection(report));
   const c = report.consistency;
   if (c)
     lines.push(

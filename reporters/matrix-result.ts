@@ -62,20 +62,21 @@ function add(a: Counts, b: Counts): Counts {
 
 const ZERO: Counts = { passed: 0, failed: 0, errored: 0, notExercised: 0, knownDeviations: 0, notJudged: 0, observed: 0 };
 
-/** The matrix passes only when every target passes; a violation anywhere wins over every lack of a verdict. */
-function verdictOf(verdicts: Verdict[]): Verdict {
+/**
+ * The matrix passes only when every target passes; a violation anywhere wins over every lack of a verdict. A
+ * shard of several judged part of the run: it fails on a violation, and has no verdict of the run's otherwise
+ * (partial).
+ */
+export function matrixVerdict(verdicts: Verdict[], shard?: Shard): Verdict {
   if (verdicts.includes('fail')) return 'fail';
   if (verdicts.length === 0) return 'error';
-  return (['error', 'incomplete', 'partial'] as const).find((v) => verdicts.includes(v)) ?? 'pass';
+  const verdict = (['error', 'incomplete', 'partial'] as const).find((v) => verdicts.includes(v)) ?? 'pass';
+  return shard && shard.total > 1 && verdict === 'pass' ? 'partial' : verdict;
 }
 
-/**
- * The matrix of a run over several targets: a pure function of their reports. A shard of several judged part
- * of the run: it fails on a violation, and has no verdict of the run's otherwise (partial).
- */
+/** The matrix of a run over several targets: a pure function of their reports. */
 export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number, shard?: Shard): MatrixReport {
   const first = reports[0].report;
-  const verdict = verdictOf(reports.map((r) => r.report.verdict));
   return {
     reportVersion: REPORT_VERSION,
     kind: 'matrix',
@@ -83,7 +84,10 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     document: first.document,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0],
     durationMs,
-    verdict: shard && shard.total > 1 && verdict === 'pass' ? 'partial' : verdict,
+    verdict: matrixVerdict(
+      reports.map((r) => r.report.verdict),
+      shard,
+    ),
     summary: {
       ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
       total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),

@@ -1,3 +1,4 @@
+import type { BaselineComparison } from './conformance-result.ts';
 import { missingInputs, type Claim, type ProfileStatus } from './claim.ts';
 
 /** The document's section headings, for grouping clauses in reports. */
@@ -163,3 +164,13 @@ export const firstUnevaluableText = (c: ClauseWords) => {
   const u = c.evidence?.unevaluable[0];
   return u ? unevaluableText(u) : firstLineOf(c.reason);
 };
+
+/** The comparison with the baseline in one line, the same in every rendering: with what, and how much changed. */
+export function baselineText(baseline: BaselineComparison, target: string | undefined): string {
+  const fixed = baseline.changes.filter((c) => c.kind === 'fixed').length;
+  const others = baseline.changes.length - baseline.regressions - fixed;
+  const against = baseline.compared
+    ? `${baseline.compared.target}, ${VERDICT_LABEL[baseline.compared.verdict]} there`
+    : `which has no target "${target ?? ''}": not compared`;
+  return `${baseline.source} (${against}): ${baseline.regressions} regressed, ${fixed} fixed, ${others} other change${others === 1 ? '' : 's'}, ${baseline.unchanged} unchanged`;
+}

@@ -8,7 +8,7 @@ import { runTargets } from './run-targets.ts';
 import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
 import { runStopped } from '../recording/preflight.ts';
-import { createRedactor } from '../secrets/redact.ts';
+import { createRedactor, redactValue } from '../secrets/redact.ts';
 import { namedSecrets } from '../secrets/secret-rule.ts';
 import { judgingEnd, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
 import type { Replay } from './replay-file.ts';
@@ -21,6 +21,8 @@ import { annotations } from '../../reporters/annotations.ts';
 import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.ts';
 import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
+import { compareWithBaseline } from '../../reporters/baseline.ts';
+import { runExitCode } from '../../reporters/gate.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
 import { consoleLine, consoleSummary } from '../../reporters/console-summary.ts';
 import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
@@ -51,6 +53,17 @@ function carried(runs: ClauseRun[], tests: TestCase[], replays: Record<string, R
     const error = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n');
     return [{ clause: run.clause, outcome: 'errored', reason: error ? redact(error) : `its test ended ${result.status}` }];
   });
+}
+
+/** What hides a target's secrets: a replay holds none, only the placeholders that stand for them. */
+const secretsOf = (config: TargetConfig) => (config.replay ? (text: string) => text : createRedactor(config));
+
+/**
+ * A report compared with the baseline: what the comparison quotes of the baseline (its reasons, its path) is
+ * a file of the user's, and this run's secrets are hidden in it as in everything the run writes.
+ */
+function withoutSecrets(report: ConformanceReport, config: TargetConfig): ConformanceReport {
+  return report.baseline ? { ...report, baseline: redactValue(report.baseline, secretsOf(config)) } : report;
 }
 
 /** A target's facts when it has no judgement (the run was stopped before its answers came). */
@@ -114,8 +127,7 @@ export default class ConformanceReporter implements Reporter {
     result: FullResult,
     today: string,
   ): ConformanceReport {
-    // A replay holds no secret, only the placeholders that stand for them: nothing to take out but hidden characters.
-    const secrets = config.replay ? (text: string) => text : createRedactor(config);
+    const secrets = secretsOf(config);
     // Escapes first, so that no escape written later can spell a secret the redactor did not see.
     const redact = (text: string) => secrets(visible(text, 'block'));
     const catalogue = loadCatalogue();
@@ -186,7 +198,7 @@ export default class ConformanceReporter implements Reporter {
       // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
       const { code, message } = error as NodeJS.ErrnoException;
       process.stderr.write(`conformance: no verdict: the reports could not be written (${visible(code ?? message ?? String(error))})\n`);
-      return this.settle('incomplete');
+      return this.settle('incomplete', EXIT_CODE.incomplete);
     }
   }
 
@@ -197,6 +209,9 @@ export default class ConformanceReporter implements Reporter {
     const run = runTargets();
     const today = judgement?.today ?? new Date().toISOString().slice(0, 10);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    const built = run.targets.map((config, i) => this.reportOf(config, judgement?.targets[i], judgement?.replays, result, today));
+    // Every target's report is compared with the baseline before any is written: the comparison is in each.
+    const compared = run.baseline ? compareWithBaseline(built, run.baseline, run.gate) : built;
     const reports: { report: ConformanceReport; path: string }[] = [];
     // A fleet's targets get a line each where they do not pass; a few targets, each its closing block.
     const fleet =
@@ -206,7 +221,7 @@ export default class ConformanceReporter implements Reporter {
         run.targets.map((t) => t.name),
       ) === undefined;
     for (const [i, config] of run.targets.entries()) {
-      const report = this.reportOf(config, judgement?.targets[i], judgement?.replays, result, today);
+      const report = withoutSecrets(compared[i], config);
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);
       const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
@@ -219,7 +234,12 @@ export default class ConformanceReporter implements Reporter {
     }
     // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
     if (process.env.GITHUB_ACTIONS === 'true') for (const line of annotations(reports.map((r) => r.report))) process.stdout.write(`${line}\n`);
-    if (!run.multi) return this.settle(reports[0].report.verdict);
+    const exitCode = runExitCode(
+      reports.map((r) => r.report),
+      run.multi,
+      run.shard,
+    );
+    if (!run.multi) return this.settle(reports[0].report.verdict, exitCode);
     const matrix = buildMatrixReport(reports, result.duration, run.shard);
     const files = writeMatrixArtifacts(
       matrix,
@@ -230,12 +250,16 @@ export default class ConformanceReporter implements Reporter {
     process.stdout.write(
       `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass${matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : ''}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
     );
-    return this.settle(matrix.verdict);
+    if (run.gate === 'regressions') process.stdout.write(`  gate (ratchet): exit code ${exitCode}; each target's block above says why\n`);
+    return this.settle(matrix.verdict, exitCode);
   }
 
-  /** The verdict as the run's status, and as the command's exit code, whatever reporters the user adds or replaces. */
-  private settle(verdict: Verdict): { status: FullResult['status'] } {
-    tellTheCommand({ verdict, exitCode: EXIT_CODE[verdict] });
-    return { status: verdict === 'pass' ? 'passed' : 'failed' };
+  /**
+   * The exit code the gate gave (reporters/gate.ts) as the run's status and the command's exit code, whatever
+   * reporters the user adds or replaces; the verdict goes with it, as the report says it.
+   */
+  private settle(verdict: Verdict, exitCode: number): { status: FullResult['status'] } {
+    tellTheCommand({ verdict, exitCode });
+    return { status: exitCode === 0 ? 'passed' : 'failed' };
   }
 }

@@ -1,15 +1,43 @@
+import { gateOf, BASELINE_VARIABLE, type Gate } from '../config/gate.ts';
 import { loadTargets, replayOf, type RunTargets } from '../config/targets.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { visible } from '../files/visible.ts';
+import type { Baseline } from '../../reporters/baseline.ts';
 
-/** The run's targets: a replayed bundle's one target, or those of the settings. */
-export function loadRun(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
+/** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
+export interface Run extends RunTargets {
+  gate: Gate;
+  baseline?: Baseline;
+}
+
+/** The run's targets (a replayed bundle's one target, or those of the settings), its gate and its baseline. */
+export function loadRun(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Run {
+  const targets = targetsOf(env, cwd);
+  const { gate, baseline } = gateOf(env, cwd, targets.reportDir);
+  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, reports: baselineReports(baseline.file) } }) };
+}
+
+function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTargets {
   const replay = replayOf(env, cwd);
   if (replay === undefined) return loadTargets(env, cwd);
   // Required, not imported: a run that replays nothing loads none of the bundle's modules.
   const run = (require('../evidence/replay-bundle') as typeof import('../evidence/replay-bundle')).loadReplayTargets(replay, env, cwd);
   verifiedFirst(run.targets[0].replay!.file, replay);
   return run;
+}
+
+/**
+ * The baseline's reports, read as `admin-api-conformance diff` reads a run (a bundle verified first), before
+ * anything is sent: a baseline that cannot be read is a configuration error, never a comparison left out.
+ */
+function baselineReports(file: string) {
+  const { runReports, ReportFileError } = require('../../commands/report-file') as typeof import('../../commands/report-file');
+  try {
+    return runReports(file);
+  } catch (error) {
+    if (!(error instanceof ReportFileError)) throw error;
+    throw new ConfigError(`${BASELINE_VARIABLE}: ${visible(error.message)}`);
+  }
 }
 
 /**
@@ -26,14 +54,14 @@ function verifiedFirst(file: string, given: string): void {
     );
 }
 
-let thisRun: RunTargets | undefined;
+let thisRun: Run | undefined;
 
 /**
  * The targets of this run, read once: the configuration, global setup and the reporter all run in
  * Playwright's runner, and take the same reading (a replayed bundle is checked once; the judging reads its
- * exchanges).
+ * exchanges; the baseline is read once).
  */
-export function runTargets(): RunTargets {
+export function runTargets(): Run {
   thisRun ??= loadRun();
   return thisRun;
 }

@@ -263,6 +263,46 @@ const MISTAKES: Mistake[] = [
     line: 'CONFORMANCE_EVIDENCE_DIR $DIR/out and CONFORMANCE_REPORT_DIR $DIR/out/report overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders',
   },
   {
+    title: 'a gate that is no gate',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_GATE: 'regression' }),
+    line: 'CONFORMANCE_GATE is "regression" (did you mean regressions?); give must (any MUST violation fails the run, the default) or regressions (only a regression against CONFORMANCE_BASELINE fails it)',
+  },
+  {
+    title: 'the ratchet without a baseline, in .env',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_GATE=regressions\nCONFORMANCE_BASELINE=\n');
+      return referenceTargetEnv(url);
+    },
+    line: 'CONFORMANCE_GATE=regressions fails the run only on a regression against a baseline, and CONFORMANCE_BASELINE is not set: give the report folder, conformance.json or evidence bundle of the run to compare with',
+  },
+  {
+    title: 'a baseline that is not there',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_BASELINE: path.join(dir, 'last-night') }),
+    line: 'CONFORMANCE_BASELINE: there is no file or folder $DIR/last-night',
+  },
+  {
+    title: 'a baseline that is no report',
+    run: true,
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'conformance.json'), '{"verdict": "pass"}\n');
+      return referenceTargetEnv(url, { CONFORMANCE_BASELINE: dir, CONFORMANCE_GATE: 'regressions', CONFORMANCE_REPORT_DIR: path.join(dir, 'out') });
+    },
+    line: 'CONFORMANCE_BASELINE: $DIR/conformance.json does not match the report\'s schema: the top level lacks "reportVersion"; the top level lacks "suite"; the top level lacks "document"',
+  },
+  {
+    title: 'a baseline that is a FIFO, which would never end',
+    env: (url, dir) => {
+      execFileSync('mkfifo', [path.join(dir, 'baseline.json')]);
+      return referenceTargetEnv(url, { CONFORMANCE_BASELINE: path.join(dir, 'baseline.json') });
+    },
+    line: 'CONFORMANCE_BASELINE: $DIR/baseline.json cannot be read (not a regular file)',
+  },
+  {
+    title: 'a baseline in the report folder, which the run clears',
+    env: (url, dir) => referenceTargetEnv(url, { CONFORMANCE_BASELINE: path.join(dir, 'conformance-report') }),
+    line: 'CONFORMANCE_BASELINE $DIR/conformance-report lies in the report folder $DIR/conformance-report, which this run clears: the next run would compare with this one; copy the baseline elsewhere and name the copy',
+  },
+  {
     title: 'a run timeout that is not a number',
     env: (url) => referenceTargetEnv(url, { CONFORMANCE_RUN_TIMEOUT_MS: '10m' }),
     line: 'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m"',

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { check } from '../../harness/files/checked.ts';
-import { classify, diffRuns, type ChangeKind, type RunDiff } from '../../commands/diff.ts';
+import type { ChangeKind } from '../../reporters/change.ts';
+import { classify, diffRuns, type RunDiff } from '../../reporters/diff.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport } from '../../reporters/conformance-result.ts';
@@ -145,6 +146,12 @@ test('what cannot be compared is one line, exit code 2: a usage mistake, a missi
   expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
   const format = await runCommand(['diff', faithful.reportDir, broken.reportDir, '--format', 'xml']);
   expect(format.exitCode).toBe(2);
+  // A matrix that lists no target holds no run to compare.
+  const empty = path.join(mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-empty-')), 'conformance.json');
+  writeFileSync(empty, '{"kind": "matrix", "targets": []}\n');
+  const nothing = await runCommand(['diff', faithful.reportDir, empty]);
+  expect([nothing.exitCode, nothing.stderr]).toEqual([2, `admin-api-conformance diff: ${empty} holds no target's report\n`]);
+  rmSync(path.dirname(empty), { recursive: true, force: true });
 });
 
 /** A matrix folder of `n` copies of one run's report under other names, as a fleet run leaves it. */

@@ -1,34 +1,8 @@
-import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from '../reporters/conformance-result.ts';
+import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
+import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
 
 // Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
-// reading them (files, folders, bundles) is diff-command.ts's.
-
-/** What a clause's change means, from the old run to the new. */
-export type ChangeKind =
-  | 'regressed'
-  | 'deviation-ended'
-  | 'fixed'
-  | 'deviation-added'
-  | 'newly-exercised'
-  | 'no-longer-exercised'
-  | 'evidence-changed'
-  | 'status-changed'
-  | 'clause-added'
-  | 'clause-removed';
-
-/** The kinds that make the new run worse than the old: a diff with any of them exits 1. */
-export const REGRESSIONS: readonly ChangeKind[] = ['regressed', 'deviation-ended'];
-
-export interface ClauseChange {
-  target: string;
-  id: string;
-  level: string;
-  kind: ChangeKind;
-  from?: ClauseStatus;
-  to?: ClauseStatus;
-  /** Why, in a line: the new run's reason or its first violation. */
-  why?: string;
-}
+// reading them (files, folders, bundles) is commands/report-file.ts's.
 
 /** One run as the diff names it. */
 export interface DiffSide {
@@ -87,7 +61,10 @@ function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: Clause
 }
 
 /** Each target of a run by name; a run of one target pairs with the other run's one target whatever their names. */
-function pairs(before: ConformanceReport[], after: ConformanceReport[]): { pairs: [ConformanceReport, ConformanceReport][]; unpaired: RunDiff['unpaired'] } {
+export function pairs(
+  before: ConformanceReport[],
+  after: ConformanceReport[],
+): { pairs: [ConformanceReport, ConformanceReport][]; unpaired: RunDiff['unpaired'] } {
   if (before.length === 1 && after.length === 1) return { pairs: [[before[0], after[0]]], unpaired: [] };
   const byName = new Map(after.map((r) => [r.target.name, r]));
   const paired = before.filter((r) => byName.has(r.target.name)).map((r): [ConformanceReport, ConformanceReport] => [r, byName.get(r.target.name)!]);

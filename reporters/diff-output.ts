@@ -1,11 +1,12 @@
 import { visible } from '../harness/files/visible.ts';
-import { markdownCode, markdownText } from '../reporters/escape.ts';
-import type { ChangeKind, ClauseChange, RunDiff } from './diff.ts';
+import { markdownCode, markdownText } from './escape.ts';
+import type { ChangeKind, ClauseChange } from './change.ts';
+import type { RunDiff } from './diff.ts';
 
 // A diff as a person reads it: in the terminal, and as Markdown fit for a pull-request comment. Pure functions.
 
 /** Each kind in words, in the order a reader wants them: what got worse first. */
-const KINDS: [ChangeKind, string][] = [
+export const KINDS: [ChangeKind, string][] = [
   ['regressed', 'regressed'],
   ['deviation-ended', 'failing again, no longer a known deviation'],
   ['clause-removed', 'no longer in the catalogue'],
@@ -24,7 +25,7 @@ function headline(diff: RunDiff): string {
   return `Conformance diff: ${worse}; ${changed} clause${changed === 1 ? '' : 's'} changed, ${diff.unchanged} unchanged`;
 }
 
-function change(c: ClauseChange, several: boolean): string {
+export function changeText(c: ClauseChange, several: boolean): string {
   const where = several ? `${c.target}: ` : '';
   const statuses = `${c.from ?? 'absent'} → ${c.to ?? 'absent'}`;
   return `${where}${c.id} (${c.level}, ${statuses})${c.why ? `: ${c.why}` : ''}`;
@@ -37,7 +38,7 @@ const severalTargets = (diff: RunDiff) => diff.old.verdicts.length > 1 || diff.n
 export function diffText(diff: RunDiff): string[] {
   const several = severalTargets(diff);
   const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
-  for (const line of diff.judgeChanged) lines.push(`  judged by another ${line}: a change may be the judge's, not the target's`);
+  for (const line of diff.judgeChanged) lines.push(`  another judge, ${line}: a change may be the judge's, not the target's`);
   // One target's verdict is always shown; of several, those that changed.
   for (const before of diff.old.verdicts) {
     const after = several ? diff.new.verdicts.find((v) => v.target === before.target) : diff.new.verdicts[0];
@@ -49,7 +50,7 @@ export function diffText(diff: RunDiff): string[] {
     const of = diff.changes.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
     lines.push(`${words} (${of.length}):`);
-    for (const c of of) lines.push(`  ${change(c, several)}`);
+    for (const c of of) lines.push(`  ${changeText(c, several)}`);
   }
   // What a report says came from a target: control characters and escape sequences are shown, never acted on.
   return lines.map((line) => visible(line));
@@ -59,7 +60,7 @@ export function diffText(diff: RunDiff): string[] {
 export function diffMarkdown(diff: RunDiff): string {
   const several = severalTargets(diff);
   const out = [`### ${markdownText(headline(diff))}`, '', `Old: ${markdownCode(diff.old.source)} · new: ${markdownCode(diff.new.source)}`, ''];
-  for (const line of diff.judgeChanged) out.push(`> Judged by another ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
+  for (const line of diff.judgeChanged) out.push(`> Another judge, ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
   for (const u of diff.unpaired) out.push(`- ${markdownText(u.target)}: only in the ${u.in} run, not compared`);
   if (diff.unpaired.length > 0) out.push('');
   if (diff.changes.length === 0) return `${out.join('\n')}No clause changed.\n`;
