@@ -86,7 +86,7 @@ async function printDiffs(reportDir: string, runs: Run[], command: string): Prom
     const [old, neu] = [bundleOf(reportDir, before), bundleOf(reportDir, target)];
     const missing = [old, neu].find((bundle) => !existsSync(bundle));
     if (missing !== undefined) {
-      log(`no diff of ${before.version} and ${target.version}: the run left no ${path.relative(ROOT, missing)}`);
+      log(`no diff of ${before.version} and ${target.version}: the run left no ${missing}`);
       continue;
     }
     log(`what changed from ${before.version} to ${target.version}:`);
