@@ -12,6 +12,7 @@ export type ChangeKind =
   | 'newly-exercised'
   | 'no-longer-exercised'
   | 'evidence-changed'
+  | 'observation-changed'
   | 'status-changed'
   | 'clause-added'
   | 'clause-removed';

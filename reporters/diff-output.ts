@@ -13,6 +13,7 @@ export const KINDS: [ChangeKind, string][] = [
   ['no-longer-exercised', 'no longer exercised'],
   ['evidence-changed', 'still failing, with other evidence'],
   ['status-changed', 'otherwise changed'],
+  ['observation-changed', 'observed otherwise'],
   ['deviation-added', 'failing, now a known deviation'],
   ['newly-exercised', 'newly exercised'],
   ['clause-added', 'new in the catalogue'],

@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
+import { changedViolation, failureOf, observationChanges, type Violation } from './diff-evidence.ts';
 
 // Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
 // reading them (files, folders, bundles) is commands/report-file.ts's.
@@ -29,10 +31,12 @@ export interface RunDiff {
 
 const JUDGED: ClauseStatus[] = ['passed', 'failed', 'known-deviation', 'observed'];
 
-/** What a failure consists of, without what differs between any two runs (durations, the host in a curl line). */
-function failureOf(clause: ClauseResult): string {
-  const violations = clause.evidence?.violations ?? [];
-  return JSON.stringify(violations.map((v) => [v.request.method, v.request.path, v.pointer, v.required, v.received]));
+/** A failure, excused by a known deviation or not, keeps its status with other violations; an observed clause, with another observation. */
+function sameStatusChange(before: ClauseResult, after: ClauseResult): ChangeKind | undefined {
+  if (before.status === 'failed' || before.status === 'known-deviation')
+    return isDeepStrictEqual(failureOf(before), failureOf(after)) ? undefined : 'evidence-changed';
+  if (before.status === 'observed') return isDeepStrictEqual(before.evidence?.observations, after.evidence?.observations) ? undefined : 'observation-changed';
+  return undefined;
 }
 
 /** How a clause changed between two runs; undefined when it did not. */
@@ -40,7 +44,7 @@ export function classify(before: ClauseResult | undefined, after: ClauseResult |
   if (before === undefined) return after === undefined ? undefined : 'clause-added';
   if (after === undefined) return 'clause-removed';
   const [from, to] = [before.status, after.status];
-  if (from === to) return from === 'failed' && failureOf(before) !== failureOf(after) ? 'evidence-changed' : undefined;
+  if (from === to) return sameStatusChange(before, after);
   const [wasJudged, isJudged] = [JUDGED.includes(from), JUDGED.includes(to)];
   if (!wasJudged && isJudged) return 'newly-exercised';
   if (wasJudged && !isJudged) return 'no-longer-exercised';
@@ -51,10 +55,26 @@ export function classify(before: ClauseResult | undefined, after: ClauseResult |
   return 'status-changed';
 }
 
+/** Observation changes named in one line: the first few, and how many more. */
+const OBSERVATION_LINES = 3;
+
+const violationLine = (v: Violation) => `${v.request.method} ${v.request.path}: ${v.pointer || '(the body)'} is ${v.received}; ${v.required}`;
+
 function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
+  if (kind === 'evidence-changed' && before && after) {
+    // The violation that makes the difference, not the first one, which both runs may share.
+    const changed = changedViolation(before, after);
+    if (changed) return `${changed.gone ? 'no longer: ' : ''}${violationLine(changed.violation)}`;
+    const counts = [before, after].map((c) => c.evidence?.violations.length ?? 0);
+    return `the same violations, ${counts[0]} then ${counts[1]} in all`;
+  }
+  if (kind === 'observation-changed') {
+    const lines = observationChanges(before?.evidence?.observations, after?.evidence?.observations);
+    const more = lines.length - OBSERVATION_LINES;
+    return `${lines.slice(0, OBSERVATION_LINES).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+  }
   const [violation] = after?.evidence?.violations ?? [];
-  if (violation !== undefined && (kind === 'regressed' || kind === 'deviation-ended' || kind === 'evidence-changed' || kind === 'newly-exercised'))
-    return `${violation.request.method} ${violation.request.path}: ${violation.pointer || '(the body)'} is ${violation.received}; ${violation.required}`;
+  if (violation !== undefined && (kind === 'regressed' || kind === 'deviation-ended' || kind === 'newly-exercised')) return violationLine(violation);
   if (kind === 'deviation-added') return after?.deviation?.reason;
   if (kind === 'deviation-ended') return before?.deviation ? `the deviation "${before.deviation.reason}" no longer applies` : undefined;
   return after?.reason ?? before?.reason;

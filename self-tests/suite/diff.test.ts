@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { check } from '../../harness/files/checked.ts';
 import type { ChangeKind } from '../../reporters/change.ts';
 import { classify, diffRuns, type RunDiff } from '../../reporters/diff.ts';
+import { observationChanges } from '../../reporters/diff-evidence.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport } from '../../reporters/conformance-result.ts';
@@ -43,6 +44,9 @@ const KINDS: [ClauseResult | undefined, ClauseResult | undefined, ChangeKind | u
   [clause('errored'), clause('not-judged'), 'status-changed'],
   [undefined, clause('passed'), 'clause-added'],
   [clause('passed'), undefined, 'clause-removed'],
+  [clause('known-deviation', 'null'), clause('known-deviation', 'null'), undefined],
+  [clause('known-deviation', 'null'), clause('known-deviation', '"text"'), 'evidence-changed'],
+  [clause('observed'), clause('observed'), undefined],
 ];
 
 for (const [before, after, kind] of KINDS)
@@ -58,6 +62,108 @@ const report = (name: string, status: ClauseStatus) =>
     verdict: status === 'failed' ? 'fail' : 'pass',
     clauses: [clause(status, status === 'failed' ? 'null' : undefined)],
   }) as ConformanceReport;
+
+/** A violation of the expiry clause as a run words it: the token's expiry and the request's moment in its text. */
+const expiry = (at: string, status = 200) => ({
+  pointer: '/enabled',
+  received: 'true',
+  required: `false, since expiresAt ${at}T10:00:00.000Z lies before the request (${at}T10:00:09.513Z)`,
+  request: { method: 'GET', path: '/api/admin/invite-link/tokens/$SIGNUP_TOKEN_2', status },
+});
+const forbidden = {
+  pointer: '/name',
+  received: '"PermissionError"',
+  required: '"NoAccessError"',
+  request: { method: 'GET', path: '/api/admin/projects', status: 403 },
+};
+const failing = (status: ClauseStatus, ...violations: object[]) =>
+  ({ id: 'signup-token.state.expired-not-enabled', section: '3', level: 'MUST', title: 'a title', status, evidence: { violations } }) as ClauseResult;
+const observing = (observations: object) =>
+  ({
+    id: 'projects.observe.unknown-fields',
+    section: '2',
+    level: 'INFO',
+    title: 'a title',
+    status: 'observed',
+    evidence: { clause: 'projects.observe.unknown-fields', outcome: 'passed', instances: 1, violations: [], violationsCut: 0, unevaluable: [], observations },
+  }) as ClauseResult;
+
+// The same server judged on two days: what its violations quote of the day is no change. Each broken case names
+// what makes the evidence another.
+const EVIDENCE: [string, ClauseResult, ClauseResult, ChangeKind | undefined][] = [
+  ['the same failure on another day', failing('failed', expiry('2026-11-25')), failing('failed', expiry('2027-01-03')), undefined],
+  ['the same known deviation on another day', failing('known-deviation', expiry('2026-11-25')), failing('known-deviation', expiry('2027-01-03')), undefined],
+  [
+    'the same violations found in another order',
+    failing('failed', expiry('2026-11-25'), forbidden),
+    failing('failed', forbidden, expiry('2026-11-25')),
+    undefined,
+  ],
+  ['a violation answered with another status', failing('failed', expiry('2026-11-25')), failing('failed', expiry('2026-11-25', 201)), 'evidence-changed'],
+  [
+    'a known deviation with one more violation',
+    failing('known-deviation', forbidden),
+    failing('known-deviation', forbidden, expiry('2026-11-25')),
+    'evidence-changed',
+  ],
+  [
+    'the same observation',
+    observing({ fields: [{ field: '/projects/*/technicalDebt', count: 1 }] }),
+    observing({ fields: [{ field: '/projects/*/technicalDebt', count: 1 }] }),
+    undefined,
+  ],
+  [
+    'an observation with one more field',
+    observing({ fields: [] }),
+    observing({ fields: [{ field: '/projects/*/onboardingStatus', count: 1 }] }),
+    'observation-changed',
+  ],
+];
+
+for (const [name, before, after, kind] of EVIDENCE)
+  test(`${name} is ${kind ?? 'unchanged'}`, () => {
+    expect(classify(before, after)).toBe(kind);
+  });
+
+const OBSERVATIONS: [string, unknown, unknown, string[]][] = [
+  ['the same', { version: 1 }, { version: 1 }, []],
+  ['a value', { description: { version: '7.6.5' } }, { description: { version: '8.2.0' } }, ['/description/version: "7.6.5" then "8.2.0"']],
+  ['a field gained', { counts: {} }, { counts: { archived: 1 } }, ['/counts/archived: nothing then 1']],
+  ['a list gained an item and lost one', { fields: ['a', 'b'] }, { fields: ['b', 'c'] }, ['/fields: added "c"', '/fields: removed "a"']],
+  ['a list with an item twice', ['a'], ['a', 'a'], ['/: added "a"']],
+  ['a list in another order', ['a', 'b'], ['b', 'a'], ['/: the same items in another order']],
+  ['a value of another type', { version: 1 }, { version: '1' }, ['/version: 1 then "1"']],
+  ['a key to be escaped', { 'a/b~': 1 }, { 'a/b~': 2 }, ['/a~1b~0: 1 then 2']],
+];
+
+for (const [name, before, after, lines] of OBSERVATIONS)
+  test(`an observation's changes are named: ${name}`, () => {
+    expect(observationChanges(before, after)).toEqual(lines);
+  });
+
+test('why names the violation that differs, not the first, which both runs share; and the observation that differs', () => {
+  const diff = diffRuns(
+    { source: 'old', reports: [{ ...report('unleash', 'passed'), clauses: [failing('known-deviation', forbidden), observing({ fields: [] })] }] },
+    {
+      source: 'new',
+      reports: [{ ...report('unleash', 'passed'), clauses: [failing('known-deviation', forbidden, expiry('2026-11-25')), observing({ fields: ['x'] })] }],
+    },
+  );
+  expect(diff.changes.map((c) => [c.kind, c.why])).toEqual([
+    [
+      'evidence-changed',
+      'GET /api/admin/invite-link/tokens/$SIGNUP_TOKEN_2: /enabled is true; false, since expiresAt 2026-11-25T10:00:00.000Z lies before the request (2026-11-25T10:00:09.513Z)',
+    ],
+    ['observation-changed', '/fields: added "x"'],
+  ]);
+  const gone = diffRuns(
+    { source: 'old', reports: [{ ...report('unleash', 'passed'), clauses: [failing('failed', forbidden, expiry('2026-11-25'))] }] },
+    { source: 'new', reports: [{ ...report('unleash', 'passed'), clauses: [failing('failed', forbidden)] }] },
+  );
+  expect(gone.changes.map((c) => c.why)).toEqual([
+    expect.stringMatching(/^no longer: GET \/api\/admin\/invite-link\/tokens\/\$SIGNUP_TOKEN_2: \/enabled is true/),
+  ]);
+});
 
 test('targets are matched by name; a run of one target matches the other run of one whatever its name', () => {
   const several = diffRuns(

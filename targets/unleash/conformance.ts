@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
@@ -10,7 +10,9 @@ const USAGE = `usage: npm run conformance:unleash -- [<version> ...] [--docs] [-
 
 Starts each unleash-server version (default 8.2.0) on its own PostgreSQL, one after the other, provisions
 them, runs the suite against all of them side by side (one target file each, with the version's known
-deviations), stops everything and exits with the suite's code. --docs rewrites
+deviations), stops everything and exits with the suite's code. Given two versions or more, it then prints the
+diff of each version's evidence bundle against the one of the version before it (oldest first), which does
+not change the exit code. --docs rewrites
 docs/unleash/conformance-<version>.md from each version's conformance.json. --claims then runs the suite
 against each given its admin token alone, with the claim narrowed (a pass) and whole (no verdict, exit code 3),
 and fails when either ends otherwise. --no-seed writes no project owners.`;
@@ -68,6 +70,31 @@ function writePage(reportDir: string, target: Run): void {
   log(`wrote ${path.relative(ROOT, file)}`);
 }
 
+/** The evidence bundle of a version's run, where a run of several targets writes it. */
+const bundleOf = (reportDir: string, target: Run) => path.join(reportDir, 'targets', target.name, 'evidence.tar.gz');
+
+/**
+ * Each version against the one before it, oldest first (7.6.5 before 8.2.0, 6.9.0 before 6.10.1): what changed,
+ * clause by clause, as `diff` says it of their evidence bundles. What the suite found is its exit code; a diff
+ * between two versions of Unleash is what a reader wants to know, not a verdict.
+ */
+async function printDiffs(reportDir: string, runs: Run[], command: string): Promise<void> {
+  const ordered = [...runs].sort((a, b) => a.version.localeCompare(b.version, 'en', { numeric: true }));
+  for (const [i, target] of ordered.entries()) {
+    const before = ordered[i - 1];
+    if (before === undefined || isInterrupted()) continue;
+    const [old, neu] = [bundleOf(reportDir, before), bundleOf(reportDir, target)];
+    const missing = [old, neu].find((bundle) => !existsSync(bundle));
+    if (missing !== undefined) {
+      log(`no diff of ${before.version} and ${target.version}: the run left no ${missing}`);
+      continue;
+    }
+    log(`what changed from ${before.version} to ${target.version}:`);
+    const { code } = await run(process.execPath, [command, 'diff', old, neu], { cwd: ROOT, stdio: 'inherit' });
+    if (code > 1) log(`the diff of ${before.version} and ${target.version} ended with exit code ${code}`);
+  }
+}
+
 async function main(args: Args): Promise<number> {
   handleSignals();
   const runs: Run[] = [];
@@ -79,6 +106,7 @@ async function main(args: Args): Promise<number> {
     const command = path.join(ROOT, 'bin', 'admin-api-conformance.js');
     const { code } = await run(process.execPath, [command, '--', ...args.playwright], { cwd: ROOT, env, stdio: 'inherit' });
     if (args.docs && !isInterrupted()) for (const target of runs) writePage(args.reportDir, target);
+    await printDiffs(args.reportDir, runs, command);
     if (!args.claims || isInterrupted()) return code;
     const failures: string[] = [];
     for (const target of runs) failures.push(...(await checkClaims(target, command, ROOT)));
