@@ -8,6 +8,7 @@ const { accessSync, constants, existsSync, readFileSync, statSync } = require('n
 const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { parseArgs } = require('node:util');
 
 const ROOT = path.join(__dirname, '../');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
@@ -231,16 +232,32 @@ function exitCodeOf(code, signal, outcome, errors) {
 }
 
 /**
+ * Takes the suite's own option `--name value` (or `--name=value`) out of the arguments, wherever it stands among
+ * Playwright's, as node:util's parseArgs reads it: its value, and the arguments left for Playwright. A missing or
+ * empty value is refused, and so is the option given twice, whose second value would otherwise reach Playwright.
+ * @param {string[]} args
+ * @param {string} name
+ * @param {string} needs what the value is, for the refusal
+ * @returns {{ value?: string, rest: string[] }}
+ */
+function takeOption(args, name, needs) {
+  const { tokens } = parseArgs({ args, options: { [name]: { type: 'string' } }, strict: false, allowPositionals: true, tokens: true });
+  const found = tokens.filter((token) => token.kind === 'option' && token.name === name);
+  if (found.length === 0) return { rest: args };
+  if (found.length > 1) return refuse(`--${name} is given ${found.length} times: give it once`);
+  const [{ index, value, inlineValue }] = found;
+  if (value === undefined || value === '') return refuse(`--${name} needs ${needs}`);
+  return { value, rest: args.filter((_, i) => i !== index && (inlineValue || i !== index + 1)) };
+}
+
+/**
  * Playwright's --shard splits a run's tests; the suite splits its targets, each judged whole in one shard, every
  * request sent once: --shard=i/n is taken as CONFORMANCE_SHARD=i/n, and is no option of Playwright's.
  */
 function sharded(args) {
-  const at = args.findIndex((arg) => arg === '--shard' || arg.startsWith('--shard='));
-  if (at < 0) return args;
-  const value = args[at] === '--shard' ? args[at + 1] : args[at].slice('--shard='.length);
-  if (value === undefined) return refuse('--shard needs i/n, such as --shard=2/3');
-  process.env.CONFORMANCE_SHARD = value;
-  return [...args.slice(0, at), ...args.slice(at + (args[at] === '--shard' ? 2 : 1))];
+  const { value, rest } = takeOption(args, 'shard', 'i/n, such as --shard=2/3');
+  if (value !== undefined) process.env.CONFORMANCE_SHARD = value;
+  return rest;
 }
 
 /**
@@ -248,12 +265,9 @@ function sharded(args) {
  * CONFORMANCE_BASE_URL: the one setting that is no secret. Tokens come from the environment or a file only.
  */
 function baseUrlGiven(args) {
-  const at = args.findIndex((arg) => arg === '--base-url' || arg.startsWith('--base-url='));
-  if (at < 0) return args;
-  const value = args[at] === '--base-url' ? args[at + 1] : args[at].slice('--base-url='.length);
-  if (value === undefined || value === '') return refuse("--base-url needs the deployment's base URL, such as --base-url https://unleash.example.com");
-  process.env.CONFORMANCE_BASE_URL = value;
-  return [...args.slice(0, at), ...args.slice(at + (args[at] === '--base-url' ? 2 : 1))];
+  const { value, rest } = takeOption(args, 'base-url', "the deployment's base URL, such as --base-url https://unleash.example.com");
+  if (value !== undefined) process.env.CONFORMANCE_BASE_URL = value;
+  return rest;
 }
 
 const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
@@ -262,23 +276,14 @@ const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
 
 /**
- * Edit distance between two words (insertions, deletions, substitutions), for naming the command a typo meant.
- * The measure of harness/files/closest.ts, written again: this file runs with no build step, and loads no TypeScript.
+ * A word that is no command: say so, and which was meant, rather than hand it to Playwright as a test filter. The
+ * nearest command is found by the suite's own measure (harness/files/closest.ts), which a clone without tsx cannot
+ * load: there the line names every command instead.
  */
-function distance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
-}
-
-/** A word that is no command: say so, and which was meant, rather than hand it to Playwright as a test filter. */
 function unknownCommand(word) {
-  const [nearest] = COMMANDS.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
-  if (nearest.d <= Math.max(2, Math.floor(word.length / 3))) return refuse(`unknown command "${word}"; did you mean "${nearest.c}"?`);
+  const files = suiteModule('harness/files/closest');
+  const meant = files?.closest(word, COMMANDS);
+  if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
     `unknown command "${word}": the commands are run, merge, verify, diff, document and help, and come first; Playwright's test filters go after --`,
   );
@@ -340,6 +345,17 @@ function resolved(id) {
 }
 
 /**
+ * One of the suite's own modules in this process: the installed package's build, or in a clone its TypeScript
+ * through tsx (undefined when the clone was installed without it).
+ * @param {string} name its path below the suite, without extension
+ */
+function suiteModule(name) {
+  if (EXT === '.js') return require(path.join(SUITE, `${name}.js`));
+  const tsx = resolved('tsx/cjs/api');
+  return tsx === undefined ? undefined : require(tsx).require(path.join(SUITE, `${name}.ts`), __filename);
+}
+
+/**
  * The options of Playwright's test command, as Playwright lists them. No verdict, exit code 3: a gate whose
  * command line asks for help by mistake must not go green without a run.
  */
@@ -378,7 +394,10 @@ function refuseRun(message) {
   process.exit(EXIT.configuration);
 }
 
-/** A mistake on the command line: one line, exit code 2. */
+/**
+ * A mistake on the command line: one line, exit code 2.
+ * @returns {never}
+ */
 function refuse(message) {
   process.stderr.write(`admin-api-conformance: ${message}\n`);
   process.exit(EXIT.configuration);

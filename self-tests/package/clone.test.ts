@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../support/run-suite.ts';
 // The suite as a clone whose development dependencies were left out (npm ci --omit=dev, NODE_ENV=production),
 // as the GitHub Action installs its own checkout: the command and the sources, with every installed package but tsx.
 
-test('verify from a clone without its development dependencies says in one line that tsx is missing, exit code 2', async () => {
+test('verify or a misspelt command from a clone without its development dependencies is one line, exit code 2: tsx is missing, or every command is named', async () => {
   const clone = mkdtempSync(path.join(os.tmpdir(), 'conformance-clone-'));
   try {
     for (const entry of ['bin', 'package.json', 'playwright.config.ts', 'reporters', 'commands', 'harness', 'checks', 'contracts']) {
@@ -22,6 +22,12 @@ test('verify from a clone without its development dependencies says in one line 
     expect(result.exitCode, result.output).toBe(2);
     expect(result.output.trim().split('\n'), result.output).toEqual([
       'admin-api-conformance: verify from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev',
+    ]);
+    // The nearest command is found by the suite's TypeScript, which this clone cannot load: the line names them all.
+    const typo = await run(process.execPath, [path.join(clone, 'bin', 'admin-api-conformance.js'), 'verfiy', 'evidence.tar.gz'], os.tmpdir());
+    expect(typo.exitCode, typo.output).toBe(2);
+    expect(typo.output.trim().split('\n'), typo.output).toEqual([
+      'admin-api-conformance: unknown command "verfiy": the commands are run, merge, verify, diff, document and help, and come first; Playwright\'s test filters go after --',
     ]);
   } finally {
     rmSync(clone, { recursive: true, force: true });

@@ -37,7 +37,7 @@ test('the tarball holds the command and the built suite only: no self-tests, ben
   for (const name of ['tsx', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name))).toBe(false);
 });
 
-test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's", async () => {
+test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's; a misspelt command is named", async () => {
   const help = await command(['--help']);
   expect(help.exitCode).toBe(0);
   const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'config', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
@@ -45,6 +45,10 @@ test("--help lists every CONFORMANCE_ variable and the exit codes; --version is 
   expect(help.output).toMatch(/Exit codes:[\s\S]*0 .*\n[\s\S]*1 .*\n[\s\S]*2 .*\n[\s\S]*3 /);
   const version = await command(['--version']);
   expect(version.output.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
+  // The nearest command is found by the suite's build, as a clone finds it by its TypeScript.
+  const typo = await command(['verfiy', 'evidence.tar.gz']);
+  expect(typo.exitCode).toBe(2);
+  expect(typo.output.trim()).toBe('admin-api-conformance: unknown command "verfiy"; did you mean "verify"?');
 });
 
 test('the installed command checks the copy of the document it ships against its contracts, row by row', async () => {

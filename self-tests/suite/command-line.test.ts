@@ -188,6 +188,23 @@ test('the base URL may stand first, after run, or after --base-url, and is taken
   expect(bare.stderr.trim()).toBe("admin-api-conformance: --base-url needs the deployment's base URL, such as --base-url https://unleash.example.com");
 });
 
+// Read by node:util's parseArgs among Playwright's options: a second --shard or --base-url would otherwise reach
+// Playwright, and be refused in words about Playwright's own options.
+test("the suite's own options given twice or without a value are refused in one line, exit code 2, before Playwright starts", async () => {
+  const cases: [string[], string][] = [
+    [['--shard=1/3', '--', '--shard=2/3'], '--shard is given 2 times: give it once'],
+    [['--base-url', 'http://127.0.0.1:9', '--base-url=http://127.0.0.1:8'], '--base-url is given 2 times: give it once'],
+    [['--shard'], '--shard needs i/n, such as --shard=2/3'],
+    [['--', '--shard='], '--shard needs i/n, such as --shard=2/3'],
+  ];
+  const runs = await Promise.all(cases.map(([args]) => runCommand(args)));
+  for (const [i, run] of runs.entries()) {
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([`admin-api-conformance: ${cases[i][1]}`]);
+    expect(run.report).toBeUndefined();
+  }
+});
+
 test('help is a command: the usage, exit code 0, and nothing runs', async () => {
   const run = await runCommand(['help']);
   expect(run.exitCode).toBe(0);
