@@ -139,7 +139,7 @@ test('what cannot be compared is one line, exit code 2: a usage mistake, a missi
   const usage = await runCommand(['diff', faithful.reportDir]);
   expect([usage.exitCode, usage.stderr]).toEqual([
     2,
-    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]\n',
+    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]\n',
   ]);
   const missing = await runCommand(['diff', faithful.reportDir, '/nonexistent/run']);
   expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
