@@ -1,13 +1,17 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { diffRuns, type DocumentComparison, type RunDiff } from '../../commands/diff.ts';
 import { diffMarkdown, diffText } from '../../commands/diff-output.ts';
-import type { RowChange } from '../../harness/contracts/document-changes.ts';
+import { compareTexts, DocumentTextError } from '../../commands/document-texts.ts';
+import { type RowChange, rowChangeText } from '../../harness/contracts/document-changes.ts';
+import { documentText, specDocument } from '../../harness/contracts/document.ts';
 import { check } from '../../harness/files/checked.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport } from '../../reporters/conformance-result.ts';
 
 // Issue 31, point 3: when two runs were judged by two texts of the document, a clause whose change the rows the
-// new text changed account for is "changed-by-document", not "regressed", and does not fail the diff. The kinds
-// are data; a run of a copy of the suite with an edited document proves the wiring (diff-by-document-runs.test.ts).
+// new text changed account for is "changed-by-document", not "regressed", and does not fail the diff. The kinds,
+// and where the texts are taken from, are data; a run of a copy of the suite with an edited document proves the
+// wiring (diff-by-document-runs.test.ts).
 
 const [OLD_TEXT, NEW_TEXT, THIRD_TEXT] = ['a', 'b', 'c'].map((c) => c.repeat(64));
 const ID = 'projects.project.required';
@@ -182,4 +186,31 @@ test('the rows compared are named in every output, and the JSON matches its sche
   expect(diffOf(clause('passed'), clause('passed'), compared([])).judgeChanged).toEqual([
     `the document's text: sha256 ${'a'.repeat(12)} then ${'b'.repeat(12)}; none of its rows changed`,
   ]);
+});
+
+const SHIPPED = specDocument().sha256;
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+const EDITED = documentText().replace('| featureCount | number | no | no |', '| featureCount | number | yes | no |');
+
+test('the texts are taken where their bytes have the hash the run names: a bundle, a file given, the shipped copy', () => {
+  expect(compareTexts({ side: 'old', sha256: SHIPPED }, { side: 'new', sha256: SHIPPED })).toBeUndefined();
+  const fromBundle = compareTexts({ side: 'old', sha256: SHIPPED }, { side: 'new', sha256: hashOf(EDITED), bundled: Buffer.from(EDITED) });
+  expect(fromBundle && 'rows' in fromBundle && fromBundle.rows.map(rowChangeText)).toEqual(['2.5 Project object, featureCount: required no → yes']);
+  expect(compareTexts({ side: 'old', sha256: OLD_TEXT, bundled: null }, { side: 'new', sha256: SHIPPED })).toEqual({
+    unavailable: "the old run's bundle carries no copy of its text (made before bundles did): give --old-document FILE",
+  });
+  expect(compareTexts({ side: 'old', sha256: OLD_TEXT }, { side: 'new', sha256: NEW_TEXT })).toEqual({
+    unavailable:
+      "the old run's text is not at hand (a report names it only by its hash): give --old-document FILE, or diff evidence bundles, which carry it; " +
+      "the new run's text is not at hand (a report names it only by its hash): give --new-document FILE, or diff evidence bundles, which carry it",
+  });
+  expect(compareTexts({ side: 'old', sha256: hashOf('# Notes'), bundled: Buffer.from('# Notes') }, { side: 'new', sha256: SHIPPED })).toEqual({
+    unavailable: "the old run's text is not the document as this suite reads it: it has no section 2 with tables of fields",
+  });
+});
+
+test("a bundle's copy that is not the text its report names is refused, never compared", () => {
+  expect(() => compareTexts({ side: 'old', sha256: OLD_TEXT, bundled: Buffer.from(EDITED) }, { side: 'new', sha256: SHIPPED })).toThrow(
+    new DocumentTextError("the old run's bundle carries a text of the document other than the one its report names"),
+  );
 });
