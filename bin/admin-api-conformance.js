@@ -46,7 +46,9 @@ Usage:
                                                          (CONFORMANCE_SIGNING_KEY); 0 verified, 1 a difference, 2 not verifiable here
   admin-api-conformance diff <old run> <new run> [--format text|markdown|json]
                                                          compare two runs clause by clause (conformance.json, report folders or
-                                                         bundles, verified first); 1 when anything regressed, 0 otherwise
+                                                         bundles, verified first); 1 when anything regressed, 0 otherwise;
+                                                         --old-document/--new-document FILE: a report's text of the document,
+                                                         for runs judged by two texts (a bundle carries its own)
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
   admin-api-conformance help | --help | --version

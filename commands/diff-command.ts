@@ -1,14 +1,18 @@
 import { visible } from '../harness/files/visible.ts';
 import { diffRuns } from '../reporters/diff.ts';
 import { diffMarkdown, diffText } from '../reporters/diff-output.ts';
-import { ReportFileError, runReports } from './report-file.ts';
+import { compareTexts, DocumentTextError } from './document-texts.ts';
+import { ReportFileError, runOf } from './report-file.ts';
 
-// `admin-api-conformance diff OLD NEW [--format text|markdown|json]`: two runs compared clause by clause, each
-// a conformance.json, a report folder (a matrix's too) or an evidence bundle, verified first. Exit 1 when
-// anything regressed, 0 otherwise; 2 when a run cannot be read; 3 when the runs share no target to compare.
+// `admin-api-conformance diff OLD NEW [--format text|markdown|json] [--old-document FILE] [--new-document FILE]`:
+// two runs compared clause by clause, each a conformance.json, a report folder (a matrix's too) or an evidence
+// bundle, verified first; runs judged by two texts of the document have the texts compared row by row (a bundle
+// carries its text; a report's is given). Exit 1 when anything regressed, 0 otherwise; 2 when a run or a text
+// cannot be read; 3 when the runs share no target to compare.
 
-const USAGE = 'usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]';
+const USAGE = 'usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]';
 const FORMATS = ['text', 'markdown', 'json'];
+const OPTIONS = ['--format', '--old-document', '--new-document'] as const;
 
 /** A line that ends the diff: what is wrong, and its exit code. */
 class DiffError extends Error {
@@ -20,13 +24,32 @@ class DiffError extends Error {
   }
 }
 
+/** The two runs and the options, each option once, as `--option value` or `--option=value`. */
+function parse(args: string[]): { runs: string[]; options: Partial<Record<(typeof OPTIONS)[number], string>> } {
+  const runs: string[] = [];
+  const options: Partial<Record<(typeof OPTIONS)[number], string>> = {};
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s) : [args[i]];
+    const option = OPTIONS.find((o) => o === name);
+    if (option === undefined && name.startsWith('-')) throw new DiffError(USAGE);
+    if (option === undefined) runs.push(name);
+    else if (options[option] !== undefined) throw new DiffError(`${option} is given twice`);
+    else options[option] = inline ?? args[++i];
+    if (option !== undefined && !options[option]) throw new DiffError(USAGE);
+  }
+  if (runs.length !== 2 || !FORMATS.includes(options['--format'] ?? 'text')) throw new DiffError(USAGE);
+  return { runs, options };
+}
+
 function diff(args: string[]): number {
-  const at = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
-  const format = at < 0 ? 'text' : args[at] === '--format' ? args[at + 1] : args[at].slice('--format='.length);
-  const runs = at < 0 ? args : args.filter((_, i) => i !== at && !(args[at] === '--format' && i === at + 1));
-  if (runs.length !== 2 || runs.some((r) => r.startsWith('-')) || !FORMATS.includes(format ?? '')) throw new DiffError(USAGE);
-  const [old, neu] = runs.map((r) => ({ source: r, reports: runReports(r) }));
-  const result = diffRuns(old, neu);
+  const { runs, options } = parse(args);
+  const format = options['--format'] ?? 'text';
+  const [old, neu] = runs.map((r) => ({ source: r, ...runOf(r) }));
+  const documents = compareTexts(
+    { side: 'old', sha256: old.reports[0].document.sha256, bundled: old.bundled, given: options['--old-document'] },
+    { side: 'new', sha256: neu.reports[0].document.sha256, bundled: neu.bundled, given: options['--new-document'] },
+  );
+  const result = diffRuns(old, neu, documents);
   if (result.changes.length === 0 && result.unchanged === 0)
     throw new DiffError(`the runs share no target to compare (${result.unpaired.map((u) => `${u.target} only in the ${u.in} run`).join(', ')})`, 3);
   if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -44,7 +67,7 @@ try {
   // Set, not exited with: output to a pipe is written after this line, and an exit would cut it.
   process.exitCode = diff(process.argv.slice(2));
 } catch (error) {
-  if (!(error instanceof DiffError) && !(error instanceof ReportFileError)) throw error;
+  if (!(error instanceof DiffError) && !(error instanceof ReportFileError) && !(error instanceof DocumentTextError)) throw error;
   process.stderr.write(`admin-api-conformance diff: ${visible(error.message)}\n`);
   process.exitCode = error instanceof DiffError ? error.exitCode : 2;
 }

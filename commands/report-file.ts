@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { REPORTS } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
+import { bundledDocument } from '../harness/evidence/bundle-document.ts';
 import { check } from '../harness/files/checked.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { verifyBundle } from './verify.ts';
@@ -59,8 +60,14 @@ function reportsOfFile(file: string): ConformanceReport[] {
   });
 }
 
+/** One run as given: its targets' reports, and the text of the document its bundle carries (null: none; undefined: no bundle). */
+export interface Run {
+  reports: ConformanceReport[];
+  bundled?: Buffer | null;
+}
+
 /** A bundle's report, once the bundle verifies: a report of a changed bundle would say what nobody ran. */
-function reportsOfBundle(where: string): ConformanceReport[] {
+function reportsOfBundle(where: string): Run {
   let files: ReturnType<typeof readBundle>;
   try {
     files = readBundle(where);
@@ -73,20 +80,24 @@ function reportsOfBundle(where: string): ConformanceReport[] {
   const [problem] = verifyBundle(files).differences;
   if (problem !== undefined) throw new ReportFileError(`${where} does not verify (${problem}); admin-api-conformance verify names every difference`);
   const name = `${REPORTS}/conformance.json`;
-  return [checkedReport(jsonOf(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
+  const reports = [checkedReport(jsonOf(files.get(name)!.toString('utf8'), `${where}: ${name}`), `${where}: ${name}`)];
+  return { reports, bundled: bundledDocument(files)?.bytes ?? null };
 }
 
-/** The reports of a run as given, relative to `cwd`: a bundle, a report folder, or a conformance.json; at least one. */
-export function runReports(given: string, cwd: string = process.cwd()): ConformanceReport[] {
+/** A run as given, relative to `cwd`: a bundle, a report folder, or a conformance.json; at least one target's report. */
+export function runOf(given: string, cwd: string = process.cwd()): Run {
   const where = path.resolve(cwd, given);
   if (!existsSync(where)) throw new ReportFileError(`there is no file or folder ${where}`);
-  const reports = (() => {
-    if (!statSync(where).isDirectory()) return /\.(tar\.gz|tgz)$/.test(where) ? reportsOfBundle(where) : reportsOfFile(where);
+  const run = ((): Run => {
+    if (!statSync(where).isDirectory()) return /\.(tar\.gz|tgz)$/.test(where) ? reportsOfBundle(where) : { reports: reportsOfFile(where) };
     if (existsSync(path.join(where, 'manifest.json'))) return reportsOfBundle(where);
-    if (existsSync(path.join(where, 'conformance.json'))) return reportsOfFile(path.join(where, 'conformance.json'));
+    if (existsSync(path.join(where, 'conformance.json'))) return { reports: reportsOfFile(path.join(where, 'conformance.json')) };
     throw new ReportFileError(`${where} holds neither a conformance.json nor an evidence bundle`);
   })();
   // A matrix that lists no target is no run to compare with.
-  if (reports.length === 0) throw new ReportFileError(`${where} holds no target's report`);
-  return reports;
+  if (run.reports.length === 0) throw new ReportFileError(`${where} holds no target's report`);
+  return run;
 }
+
+/** The reports of a run as given (runOf's). */
+export const runReports = (given: string, cwd: string = process.cwd()): ConformanceReport[] => runOf(given, cwd).reports;

@@ -35,6 +35,11 @@ export function verifyOutput(result: Verification, anyway: boolean, signed = fal
   if (result.attestation && !signed)
     lines.push(`  an attestation lies beside the bundle, not checked: ${result.attestation.file}; give --key <public key> to check its signature`);
   if (result.leftOut.length > 0) lines.push(`  ${result.leftOut.length} clause(s) were not judged in the run, and are left out here too`);
+  // A bundle made before bundles carried the document verifies all the same: nothing of it is missing that it once held.
+  if (result.document === undefined)
+    lines.push(
+      '  the bundle carries no copy of the document its run was judged against (bundles made before they did): diff cannot name the rows a new text changed',
+    );
   for (const d of result.differences) lines.push(`  difference  ${d}`);
   if (result.differences.length > 0) {
     lines.push(`NOT VERIFIED: ${result.differences.length} difference(s) between the bundle and what this suite finds in it`);

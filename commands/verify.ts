@@ -8,6 +8,7 @@ import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadProfiles } from '../harness/contracts/profiles.ts';
 import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
+import { bundledDocument, documentProblems } from '../harness/evidence/bundle-document.ts';
 import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
 import { contractsHash } from '../harness/contracts/contracts.ts';
 import { specDocument } from '../harness/contracts/document.ts';
@@ -36,6 +37,8 @@ export interface Verification {
   rejudged?: ConformanceReport;
   /** The clauses the run left out (a --grep, one shard), which verifying leaves out too. */
   leftOut: string[];
+  /** The bundle's copy of the document its run was judged against, by its path in the bundle; none in a bundle made before bundles carried it. */
+  document?: string;
   /** The attestation beside the bundle: its file, and what it says when the given key signed it and it holds. */
   attestation?: { file: string; result?: string };
 }
@@ -184,13 +187,15 @@ function renderingDifferences(files: BundleFiles, stated: ConformanceReport, rec
  */
 export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; attestation?: AttestationToCheck } = {}): Verification {
   const manifest = manifestOf(files);
-  const differences = digestProblems(files, manifest);
+  // The copy of the document is held to the manifest's document, which must be the report's (manifestDifferences).
+  const differences = [...digestProblems(files, manifest), ...documentProblems(files, manifest.document.sha256)];
+  const document = bundledDocument(files)?.name;
   const refusal = otherMaker(manifest);
-  if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [] };
+  if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [], document };
   const report = fileOf(files, STATED, (bytes) => checkedFile<ConformanceReport>(STATED, bytes, REPORT_SCHEMA));
   const recording = fileOf(files, EXCHANGES, readBundleRecording);
   const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
-  if (!('value' in report) || !('value' in recording)) return { manifest, refused: refusal, differences: [...differences, ...unread], leftOut: [] };
+  if (!('value' in report) || !('value' in recording)) return { manifest, refused: refusal, differences: [...differences, ...unread], leftOut: [], document };
   const stated = report.value;
   differences.push(...manifestDifferences(manifest, stated));
   const leftOut = stated.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
@@ -203,6 +208,7 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
     differences: [...differences, ...statusDifferences(stated, rejudged), ...rendered, ...(attested?.differences ?? [])],
     rejudged,
     leftOut,
+    document,
     attestation: attested && { file: options.attestation!.file, result: attested.result },
   };
 }

@@ -1,3 +1,4 @@
+import { type RowChange, rowChangeText } from '../harness/contracts/document-changes.ts';
 import { visible } from '../harness/files/visible.ts';
 import { markdownCode, markdownText } from './escape.ts';
 import type { ChangeKind, ClauseChange } from './change.ts';
@@ -14,6 +15,7 @@ export const KINDS: [ChangeKind, string][] = [
   ['evidence-changed', 'still failing, with other evidence'],
   ['status-changed', 'otherwise changed'],
   ['observation-changed', 'observed otherwise'],
+  ['changed-by-document', 'changed by the document'],
   ['deviation-added', 'failing, now a known deviation'],
   ['newly-exercised', 'newly exercised'],
   ['clause-added', 'new in the catalogue'],
@@ -32,6 +34,9 @@ export function changeText(c: ClauseChange, several: boolean): string {
   return `${where}${c.id} (${c.level}, ${statuses})${c.why ? `: ${c.why}` : ''}`;
 }
 
+/** A row the new text of the document changed, and the clauses that rest on it. */
+const rowLine = (row: RowChange) => `${rowChangeText(row)}${row.clauses.length > 0 ? `; touches ${row.clauses.join(', ')}` : '; no clause judges it'}`;
+
 // As diffRuns pairs them: a run of one target against a run of one, whatever their names; otherwise by name.
 const severalTargets = (diff: RunDiff) => diff.old.verdicts.length > 1 || diff.new.verdicts.length > 1;
 
@@ -40,6 +45,7 @@ export function diffText(diff: RunDiff): string[] {
   const several = severalTargets(diff);
   const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
   for (const line of diff.judgeChanged) lines.push(`  another judge, ${line}: a change may be the judge's, not the target's`);
+  for (const row of diff.documentRows ?? []) lines.push(`    row ${rowLine(row)}`);
   // One target's verdict is always shown; of several, those that changed.
   for (const before of diff.old.verdicts) {
     const after = several ? diff.new.verdicts.find((v) => v.target === before.target) : diff.new.verdicts[0];
@@ -62,6 +68,8 @@ export function diffMarkdown(diff: RunDiff): string {
   const several = severalTargets(diff);
   const out = [`### ${markdownText(headline(diff))}`, '', `Old: ${markdownCode(diff.old.source)} · new: ${markdownCode(diff.new.source)}`, ''];
   for (const line of diff.judgeChanged) out.push(`> Another judge, ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
+  for (const row of diff.documentRows ?? []) out.push(`- row ${markdownText(rowLine(row))}`);
+  if ((diff.documentRows ?? []).length > 0) out.push('');
   for (const u of diff.unpaired) out.push(`- ${markdownText(u.target)}: only in the ${u.in} run, not compared`);
   if (diff.unpaired.length > 0) out.push('');
   if (diff.changes.length === 0) return `${out.join('\n')}No clause changed.\n`;

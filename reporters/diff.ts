@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { RowChange } from '../harness/contracts/document-changes.ts';
 import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
+import { documentAccount, rowsText } from './diff-document.ts';
 import { changedViolation, failureOf, observationChanges, type Violation } from './diff-evidence.ts';
 
 // Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
@@ -22,6 +24,8 @@ export interface RunDiff {
   new: DiffSide;
   /** Differences of the judge itself, which may explain a change better than the target: another suite, other contracts or another text of the document. */
   judgeChanged: string[];
+  /** The rows the new text of the document changed, when the runs were judged by two texts and both were at hand. */
+  documentRows?: RowChange[];
   /** Targets of one run only, by name: not compared. */
   unpaired: { target: string; in: 'old' | 'new' }[];
   changes: ClauseChange[];
@@ -98,6 +102,34 @@ export function pairs(
   };
 }
 
+/**
+ * The two texts of the document compared row by row (document-changes.ts), by their SHA-256; or why they
+ * could not be: a report names its text only by its hash.
+ */
+export type DocumentComparison = { old: string; new: string; rows: RowChange[] } | { unavailable: string };
+
+/** The kinds a changed text of the document may account for, and the run whose failure it must account for. */
+const BY_DOCUMENT: Partial<Record<ChangeKind, 'old' | 'new'>> = { regressed: 'new', 'evidence-changed': 'new', fixed: 'old' };
+
+/** A change as the rows the new text changed account for it: `changed-by-document`, or as it was with the rows named beside it. */
+function accounted(change: ClauseChange, before: ClauseResult | undefined, after: ClauseResult | undefined, rows: RowChange[]): ClauseChange {
+  const side = BY_DOCUMENT[change.kind];
+  const account = side && documentAccount(change.id, side === 'new' ? after : before, rows);
+  if (!account) return change;
+  const changed = `the document changed ${rowsText(account.rows)}`;
+  if (account.unaccounted === undefined) return { ...change, kind: 'changed-by-document', why: [changed, change.why].filter(Boolean).join('; ') };
+  return { ...change, why: `${[change.why, changed].filter(Boolean).join('; ')}, which this clause rests on, but ${account.unaccounted}` };
+}
+
+/** The judge's line for the document, which says whether its rows were compared, and why not when they were not. */
+function documentLine(a: DiffSide, b: DiffSide, documents: DocumentComparison | undefined): string {
+  const line = `the document's text: sha256 ${a.document.slice(0, 12)} then ${b.document.slice(0, 12)}`;
+  if (documents === undefined) return `${line}; its rows cannot be compared, as neither text is at hand`;
+  if ('unavailable' in documents) return `${line}; its rows cannot be compared: ${documents.unavailable}`;
+  const n = documents.rows.length;
+  return `${line}; ${n === 0 ? 'none of its rows changed' : `${n} change${n === 1 ? '' : 's'} to its rows`}`;
+}
+
 function sideOf(source: string, reports: ConformanceReport[]): DiffSide {
   const [first] = reports;
   return {
@@ -109,15 +141,23 @@ function sideOf(source: string, reports: ConformanceReport[]): DiffSide {
   };
 }
 
-/** The clause-by-clause difference of two runs, each given as its targets' reports. */
-export function diffRuns(old: { source: string; reports: ConformanceReport[] }, neu: { source: string; reports: ConformanceReport[] }): RunDiff {
+/**
+ * The clause-by-clause difference of two runs, each given as its targets' reports; `documents`, when they were
+ * judged by two texts of the document, those texts compared row by row.
+ */
+export function diffRuns(
+  old: { source: string; reports: ConformanceReport[] },
+  neu: { source: string; reports: ConformanceReport[] },
+  documents?: DocumentComparison,
+): RunDiff {
   const [a, b] = [sideOf(old.source, old.reports), sideOf(neu.source, neu.reports)];
   const judgeChanged = [
     a.suite !== b.suite ? `the suite: ${a.suite} then ${b.suite}` : undefined,
     a.contractsHash !== b.contractsHash ? `the contracts: ${a.contractsHash.slice(0, 12)} then ${b.contractsHash.slice(0, 12)}` : undefined,
-    a.document !== b.document ? `the document's text: sha256 ${a.document.slice(0, 12)} then ${b.document.slice(0, 12)}` : undefined,
+    a.document !== b.document ? documentLine(a, b, documents) : undefined,
   ].filter((line): line is string => line !== undefined);
   const matched = pairs(old.reports, neu.reports);
+  const compared = documents !== undefined && 'rows' in documents && a.document !== b.document ? documents : undefined;
   const changes: ClauseChange[] = [];
   let unchanged = 0;
   for (const [before, after] of matched.pairs) {
@@ -131,7 +171,10 @@ export function diffRuns(old: { source: string; reports: ConformanceReport[] }, 
         unchanged += 1;
         continue;
       }
-      changes.push({ target, id, level: (to ?? from)!.level, kind, from: from?.status, to: to?.status, why: whyOf(kind, to, from) });
+      const change: ClauseChange = { target, id, level: (to ?? from)!.level, kind, from: from?.status, to: to?.status, why: whyOf(kind, to, from) };
+      // Only a pair judged by the two texts compared: a matrix's target judged by a third text is not theirs to explain.
+      const byTexts = compared && before.document.sha256 === compared.old && after.document.sha256 === compared.new;
+      changes.push(byTexts ? accounted(change, from, to, compared.rows) : change);
     }
   }
   return {
@@ -140,6 +183,7 @@ export function diffRuns(old: { source: string; reports: ConformanceReport[] }, 
     old: a,
     new: b,
     judgeChanged,
+    ...(compared && { documentRows: compared.rows }),
     unpaired: matched.unpaired,
     changes,
     unchanged,

@@ -12,6 +12,8 @@ import {
   type BundleFiles,
 } from '../harness/evidence/bundle.ts';
 import { BUNDLE_LIMITS } from '../harness/evidence/bundle-reader.ts';
+import { documentEntry } from '../harness/evidence/bundle-document.ts';
+import { documentFile } from '../harness/contracts/document.ts';
 import { stagedEvidence } from '../harness/evidence/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
 
@@ -43,6 +45,10 @@ export async function writeEvidenceBundle(
     const file = path.join(target.reportDir, name);
     if (existsSync(file)) files.set(`${REPORTS}/${name}`, readFileSync(file));
   }
+  // The text the verdicts were judged against, so that a diff with a run judged by another text can name the
+  // rows that changed; carried only when it is the text the report names.
+  const text = readFileSync(documentFile());
+  if (sha256(text) === report.document.sha256) files.set(documentEntry(path.basename(documentFile())), text);
   const digests = { [EXCHANGES]: staged.digest, ...Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)])) };
   const manifest = manifestFile(digests, {
     suite: report.suite,

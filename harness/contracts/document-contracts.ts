@@ -1,24 +1,14 @@
 import type { Clause } from './catalogue.ts';
 import type { JsonSchema } from './contracts.ts';
-import type { DocumentRow, DocumentTable, RowAspect } from './document-rows.ts';
+import { ASPECTS, aspectsOf, described, type DocumentRow, type DocumentTable, type RowAspect, rowName, tableLabel } from './document-rows.ts';
 import { clausesTouched, type ContractPlace } from './row-clauses.ts';
+import { branchesOf, CONTRACT_OF_TABLE, ERROR_OF, holdersOf, KIND_ERROR_OF, propertiesOf, stringsOf } from './row-places.ts';
 import { isNode, type Node } from './validator.ts';
 
 // The document's tables against the contracts, row by row: every field of a table is a property of its
 // contract with the type, required-ness, nullability, format and allowed values the row gives, and every
 // property of a contract is a row. The words are those of a description's drift (description-drift.ts):
 // a field "missing" from the contracts, one "added" by them.
-
-/** Which contract holds each table of section 2; each contract's description names its section too. */
-export const CONTRACT_OF_TABLE: Record<string, string> = {
-  '2.1': 'public-signup-token.schema.json',
-  '2.2': 'user.schema.json',
-  '2.3': 'role.schema.json',
-  '2.4': 'projects.schema.json',
-  '2.5': 'project.schema.json',
-  '2.6': 'owner.schema.json',
-  '2.7': 'error.schema.json',
-};
 
 export type RowDifferenceAspect = RowAspect | 'missing' | 'added';
 
@@ -37,10 +27,6 @@ export interface RowDifference {
 }
 
 type Says = Record<RowAspect, string>;
-
-const ASPECTS: RowAspect[] = ['type', 'required', 'nullable', 'format', 'enum'];
-/** The kind of schema error that breaks each aspect (see CLAUSES_KEYWORD): an enum's errors are type errors. */
-const ERROR_OF: Record<RowAspect, string> = { type: 'type', required: 'required', nullable: 'null', format: 'format', enum: 'type' };
 
 /** A contract's type in the document's terms: an object by its contract's file, a list by its items'. */
 function typeWords(node: Node): string {
@@ -62,14 +48,6 @@ function contractSays(node: Node, required: boolean): Says {
   };
 }
 
-/** The aspects of a field a clause can judge: its type and nullability, and the others where it has them. */
-const aspectsOf = (says: Partial<Says>) => ASPECTS.filter((a) => a === 'type' || a === 'nullable' || !['no', 'none', 'any', undefined].includes(says[a]));
-/** A field in a few words: its type, whether it is required and nullable, a format and values where it has them. */
-const described = (says: Partial<Says>) =>
-  ASPECTS.filter((a) => says[a] !== undefined && says[a] !== 'none' && says[a] !== 'any')
-    .map((a) => `${a} ${says[a]}`)
-    .join(', ');
-
 /** A type the document gives, an object named by its contract: "array of user objects" → "array of user.schema.json". */
 function resolvedType(words: string, objects: Map<string, string>): string {
   const array = /^array of (.+)$/i.exec(words);
@@ -77,9 +55,6 @@ function resolvedType(words: string, objects: Map<string, string>): string {
   const object = /^(.+? object)s?$/i.exec(words);
   return (object && objects.get(object[1].toLowerCase())) ?? words;
 }
-
-const rowName = (row: DocumentRow) => [row.resource, row.field].filter(Boolean).join(' ') + (row.kind ? ` (${row.kind})` : '');
-const stringsOf = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 interface Comparison {
   schemas: Map<string, JsonSchema>;
@@ -138,20 +113,13 @@ function compareObject(c: Comparison, { table, rows, properties, required, place
   }
 }
 
-const propertiesOf = (node: Node): Node => (isNode(node.properties) ? node.properties : {});
-
 /** A union's table (2.6): the property that tells the kinds apart, then each kind's fields against its branch. */
 function compareKinds(c: Comparison, table: string, kinds: DocumentTable, schema: Node, file: string): void {
   const by = kinds.kindsBy ?? '';
-  const branches = (Array.isArray(schema.oneOf) ? schema.oneOf : []).filter(isNode);
-  const kindOf = (branch: Node) => {
-    const tag = propertiesOf(branch)[by];
-    return isNode(tag) && typeof tag.const === 'string' ? tag.const : undefined;
-  };
+  const branches = branchesOf(schema, by);
   const required = stringsOf(schema.required);
-  const union = { [by]: { enum: branches.map((b) => kindOf(b) ?? '(no kind)') } };
-  const errorOf = { ...ERROR_OF, enum: 'discriminator' };
-  compareObject(c, { table, rows: kinds.rows.filter((r) => r.kind === undefined), properties: union, required, place: { file }, errorOf });
+  const union = { [by]: { enum: branches.map((b) => b.kind ?? '(no kind)') } };
+  compareObject(c, { table, rows: kinds.rows.filter((r) => r.kind === undefined), properties: union, required, place: { file }, errorOf: KIND_ERROR_OF });
   // A kind the contract lacks, or one it adds, is said once: as a value of the property that tells them apart.
   const rowsOf = new Map<string, DocumentRow[]>();
   for (const row of kinds.rows) {
@@ -161,7 +129,7 @@ function compareKinds(c: Comparison, table: string, kinds: DocumentTable, schema
     list.push(row);
   }
   for (const kind of new Set(kinds.kinds)) {
-    const branch = branches.find((b) => kindOf(b) === kind);
+    const branch = branches.find((b) => b.kind === kind)?.branch;
     if (!branch) continue;
     const { [by]: _tag, ...properties } = propertiesOf(branch);
     const rows = rowsOf.get(kind) ?? [];
@@ -169,17 +137,10 @@ function compareKinds(c: Comparison, table: string, kinds: DocumentTable, schema
   }
 }
 
-/** The table of section 2 a state's resource names: "Signup token" is the "Public signup token", "Project" the "Project object". */
-function tablesOf(resource: string, named: [string, DocumentTable][]): DocumentTable[] {
-  const end = resource.toLowerCase();
-  return end === '' ? [] : named.filter(([name]) => name.endsWith(end)).map(([, t]) => t);
-}
-
 /** The state table (3): each row against the property of the object its resource names (2.x). */
 function compareStates(c: Comparison, table: string, states: DocumentRow[], tables: DocumentTable[]): void {
-  const named = tables.filter((t) => t.form === 'fields').map((t): [string, DocumentTable] => [t.name.toLowerCase().replace(/ object$/, ''), t]);
   for (const row of states) {
-    const holders = tablesOf(row.resource ?? '', named);
+    const holders = holdersOf(row.resource ?? '', tables);
     const file = holders.length === 1 ? CONTRACT_OF_TABLE[holders[0].section] : undefined;
     const schema = file === undefined ? undefined : c.schemas.get(file);
     if (file === undefined || schema === undefined) {
@@ -210,7 +171,7 @@ export function rowDifferences(tables: DocumentTable[], schemas: Map<string, Jso
   const c: Comparison = { schemas, catalogue, objects, out: [] };
   const compared = new Set<string>();
   for (const table of tables) {
-    const label = `${table.section} ${table.name}`;
+    const label = tableLabel(table);
     if (table.form === 'states') {
       compareStates(c, label, table.rows, tables);
       continue;

@@ -16,6 +16,21 @@ export interface DocumentRow {
   says: Partial<Record<RowAspect, string>>;
 }
 
+export const ASPECTS: RowAspect[] = ['type', 'required', 'nullable', 'format', 'enum'];
+
+/** The aspects of a field a clause can judge: its type and nullability, and the others where it has them. */
+export const aspectsOf = (says: Partial<Record<RowAspect, string>>) =>
+  ASPECTS.filter((a) => a === 'type' || a === 'nullable' || !['no', 'none', 'any', undefined].includes(says[a]));
+
+/** A field in a few words: its type, whether it is required and nullable, a format and values where it has them. */
+export const described = (says: Partial<Record<RowAspect, string>>) =>
+  ASPECTS.filter((a) => says[a] !== undefined && says[a] !== 'none' && says[a] !== 'any')
+    .map((a) => `${a} ${says[a]}`)
+    .join(', ');
+
+/** A row by its field, after the resource of a state ("Project mode"), before the kind of a union ("name (user)"). */
+export const rowName = (row: DocumentRow) => [row.resource, row.field].filter(Boolean).join(' ') + (row.kind ? ` (${row.kind})` : '');
+
 /**
  * A table of the document: of an object's fields (2.1 to 2.5, 2.7), of a union's kinds (2.6, told apart by the
  * property `kindsBy`), or of the fields that bear a state (3).
@@ -30,6 +45,9 @@ export interface DocumentTable {
   kinds?: string[];
   rows: DocumentRow[];
 }
+
+/** A table by its section and name: "2.5 Project object". */
+export const tableLabel = (table: DocumentTable) => `${table.section} ${table.name}`;
 
 /**
  * The most a text of the document may hold: the document is 9 KB, and a text over a hundred times as long is

@@ -27,6 +27,8 @@ export const MANIFEST = 'manifest.json';
 export const EXCHANGES = 'exchanges.json';
 /** The reports of the run, under this folder of the bundle. */
 export const REPORTS = 'reports';
+/** The text of the document the run was judged against, under this folder: `document/admin-api.md`. */
+export const DOCUMENT_FOLDER = 'document';
 /**
  * A signed run's attestations of a file are named after it, as in-toto names a bundle of attestations
  * (in-toto/attestation, spec/v1/bundle.md): `evidence.tar.gz.intoto.jsonl` beside the archive.
@@ -72,7 +74,7 @@ function writeFolder(dir: string, files: BundleFiles): void {
 
 /** Writes the bundle as a folder: what an earlier bundle left there is removed first (its attestation too), and nothing else. */
 export function writeBundleFolder(dir: string, files: BundleFiles): void {
-  for (const name of [FOLDER_ATTESTATION, MANIFEST, EXCHANGES, REPORTS]) rmSync(path.join(dir, name), { recursive: true, force: true });
+  for (const name of [FOLDER_ATTESTATION, MANIFEST, EXCHANGES, REPORTS, DOCUMENT_FOLDER]) rmSync(path.join(dir, name), { recursive: true, force: true });
   makeFolder(dir);
   writeFolder(dir, files);
 }

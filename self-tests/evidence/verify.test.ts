@@ -32,6 +32,7 @@ test('a run leaves evidence.tar.gz: the exchanges, the reports and a manifest of
   expect(run.stdout).toContain(`evidence: ${path.join(run.reportDir, 'evidence.tar.gz')}`);
   const manifest = JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8'));
   expect(Object.keys(manifest.files).sort()).toEqual([
+    'document/admin-api.md',
     'exchanges.json',
     'reports/badge.svg',
     'reports/conformance.json',

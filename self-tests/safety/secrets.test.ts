@@ -162,7 +162,10 @@ for (const bytes of [8, 1025, 64 * 1024]) {
       expect([1, 3], run.stdout + run.stderr).toContain(run.exitCode);
       expect(['fail', 'error']).toContain(run.report?.verdict);
       const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
-      expect(written.some(([where]) => where.endsWith('evidence.tar.gz!'))).toBe(true);
+      expect(
+        written.some(([where]) => where.endsWith('evidence.tar.gz!')),
+        run.stdout + run.stderr,
+      ).toBe(true);
       expect(leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [admin, forbidden, ...signup])).toEqual([]);
     } finally {
       await server.close();

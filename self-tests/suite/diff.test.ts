@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { check } from '../../harness/files/checked.ts';
-import type { ChangeKind } from '../../reporters/change.ts';
+import { CHANGE_KINDS, type ChangeKind } from '../../reporters/change.ts';
 import { classify, diffRuns, type RunDiff } from '../../reporters/diff.ts';
 import { observationChanges } from '../../reporters/diff-evidence.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
@@ -246,7 +246,7 @@ test('what cannot be compared is one line, exit code 2: a usage mistake, a missi
   const usage = await runCommand(['diff', faithful.reportDir]);
   expect([usage.exitCode, usage.stderr]).toEqual([
     2,
-    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json]\n',
+    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]\n',
   ]);
   const missing = await runCommand(['diff', faithful.reportDir, '/nonexistent/run']);
   expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
@@ -285,4 +285,18 @@ test('a diff longer than a pipe holds at once reaches the pipe whole', async () 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** The enum of a schema that lists the kinds of change: the one that holds "regressed". */
+function kindsEnum(file: string): unknown[] | undefined {
+  const walk = (node: unknown): unknown[] | undefined => {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (Array.isArray(node)) return node.includes('regressed') ? node : node.map(walk).find(Boolean);
+    return Object.values(node).map(walk).find(Boolean);
+  };
+  return walk(JSON.parse(readFileSync(path.join(__dirname, '../..', file), 'utf8')));
+}
+
+test('the kinds of change are the same in the code, the diff schema and the report schema (a run against its baseline)', () => {
+  for (const file of ['commands/diff.schema.json', 'reporters/conformance-report.schema.json']) expect(kindsEnum(file), file).toEqual([...CHANGE_KINDS]);
 });

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { create } from 'tar';
 import { EXCHANGES, MANIFEST, manifestFile, REPORTS, sha256, writeBundleFolder, type BundleFiles, type Manifest } from '../../harness/evidence/bundle.ts';
 import { bundleRecording, readBundleRecording } from '../../harness/evidence/bundle-recording.ts';
+import { documentEntry } from '../../harness/evidence/bundle-document.ts';
+import { documentFile } from '../../harness/contracts/document.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { rejudge } from '../../commands/verify.ts';
@@ -45,6 +47,7 @@ export function referenceBundle(): BundleFiles {
     [`${REPORTS}/junit.xml`, Buffer.from(renderJunit([report]))],
     [`${REPORTS}/ctrf.json`, Buffer.from(renderCtrf(report))],
     [`${REPORTS}/requests.json`, Buffer.from(JSON.stringify({ startedAt: facts.startedAt, target: facts.target, requests }))],
+    [documentEntry(path.basename(documentFile())), readFileSync(documentFile())],
   ]);
   const digests = Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)]));
   const about = { suite: report.suite, document: report.document, target: facts.target, createdAt: recording.startedAt, judgedOn, verdict: report.verdict };

@@ -75,12 +75,14 @@ export async function runSuite(
   timeoutMs = 110_000,
   control?: RunControl,
   workDir?: string,
+  /** Another copy of the suite's command (support/suite-copy.ts). */
+  command = COMMAND,
 ): Promise<SuiteRun> {
   const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
   const childEnv = commandEnv({ ...env, CONFORMANCE_REPORT_DIR: reportDir });
   const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
   const started = Date.now();
-  const child = spawn(process.execPath, [COMMAND, '--', ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [command, '--', ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
