@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   const server = await startReferenceServer(0, [THREE_FAILURES]);
   const work = temporaryFolder('bench-fleet-');
   try {
-    say(`# Fleet benchmark\n\n${machine()}, load ${loadAverage()}\n\n`);
+    say(`# Fleet benchmark\n\n${machine()}, ${loadAverage()}\n\n`);
     const runs = new Map<number, FleetRun>();
     for (const n of [SMALL, LARGE]) {
       const run = await runFleet(fleetFile(work.path, server.url, n), path.join(work.path, `run-${n}`));
