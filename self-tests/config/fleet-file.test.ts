@@ -114,3 +114,13 @@ targets:
     await new Promise<void>((resolve) => server.server.close(() => resolve()));
   }
 });
+
+test('a fleet has no project per target: --project is refused in one line, exit code 2, nothing sent', async () => {
+  const targets = Array.from({ length: 9 }, (_, i) => `  - { name: t${i + 1}, baseUrl: "http://127.0.0.1:9", adminTokenFrom: EU_TOKEN }`);
+  const file = fleet(`targets:\n${targets.join('\n')}\n`);
+  const run = await runSuite({ CONFORMANCE_TARGETS: file, EU_TOKEN: TOKENS.EU_TOKEN }, ['--project=t3']);
+  expect([run.exitCode, run.stderr.trim()]).toEqual([
+    2,
+    'conformance: configuration error: --project selects one of at most 8 targets; this run has 9, one test per clause for them all: give CONFORMANCE_TARGETS only the targets to judge',
+  ]);
+});
