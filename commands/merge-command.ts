@@ -6,8 +6,7 @@ import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts
 import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
-import { EXIT_CODE } from '../reporters/conformance-result.ts';
-import { collected, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
+import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
 import { check, schemaFile } from '../harness/files/checked.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
@@ -156,7 +155,11 @@ function merge(args: string[]): number {
   process.stdout.write(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
   for (const error of matrix.errors) process.stdout.write(`  ${visible(error)}\n`);
   process.stdout.write(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
-  return EXIT_CODE[matrix.verdict];
+  const reports = shards.flatMap((s) => s.targets.map((t) => t.report));
+  const code = mergedExitCode(matrix, reports, shards[0].matrix.runTargets.length);
+  if (reports.some((r) => r.baseline?.gate === 'regressions'))
+    process.stdout.write(`  gate (ratchet): exit code ${code}, by what regressed against each target's baseline; the verdict above is what the targets did\n`);
+  return code;
 }
 
 try {

@@ -1,6 +1,8 @@
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { ageMinutes, ageText } from '../reporters/fleet.ts';
-import { buildMatrixReport, type MatrixReport } from '../reporters/matrix-result.ts';
+import { buildMatrixReport, matrixVerdict, type MatrixReport } from '../reporters/matrix-result.ts';
+import { EXIT_CODE } from '../reporters/conformance-result.ts';
+import { gateVerdict } from '../reporters/gate.ts';
 
 // Shards split a run's targets (CONFORMANCE_SHARD): each judged its own targets whole. Merging puts their
 // reports back together as the run's matrix, and tells what is missing or not of one run.
@@ -103,4 +105,14 @@ export function collected(matrix: MatrixReport, now: string, stale: Staleness = 
   if (names.length === 0) return base;
   const error = `${names.length} of ${targets.length} targets' results are stale (${names.join(', ')}): judge them again`;
   return { ...base, verdict: matrix.verdict === 'pass' ? 'partial' : matrix.verdict, errors: [error, ...matrix.errors] };
+}
+
+/**
+ * The merge's exit code, by the gate each target's run was held to (reporters/gate.ts): under the ratchet, the
+ * failures its baseline had are set aside. A target of the run missing from the collection, or stale, leaves
+ * no verdict, whatever the gate.
+ */
+export function mergedExitCode(matrix: MatrixReport, reports: ConformanceReport[], runTargets: number): number {
+  const lacking = matrix.targets.length < runTargets || matrix.targets.some((t) => t.stale !== undefined);
+  return EXIT_CODE[matrixVerdict([...reports.map(gateVerdict), ...(lacking ? (['partial'] as const) : [])])];
 }

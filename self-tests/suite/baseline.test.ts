@@ -158,6 +158,27 @@ test("several targets are compared with a matrix's by name, whatever their order
       ['pass', { target: 'faithful', verdict: 'pass' }, 0],
       ['fail', { target: 'expiring', verdict: 'fail' }, 0],
     ]);
+
+    // The same run in two shards, merged: the merge exits by the same gate, and lacking a shard has no verdict.
+    const shards = await Promise.all(
+      [1, 2].map((i) =>
+        runSuite({
+          ...settings,
+          CONFORMANCE_TARGETS: `${faithful},${expiring}`,
+          CONFORMANCE_BASELINE: before.reportDir,
+          CONFORMANCE_GATE: 'regressions',
+          CONFORMANCE_SHARD: `${i}/2`,
+          CONFORMANCE_RUN_ID: 'ratchet 1',
+        }),
+      ),
+    );
+    runs.push(...shards);
+    const merged = await runCommand(['merge', ...shards.map((r) => r.reportDir)]);
+    expect(merged.exitCode, merged.stdout + merged.stderr).toBe(0);
+    expect(merged.stdout).toContain('Conformance matrix, merged: FAIL, 1 of 2 targets pass');
+    expect(merged.stdout).toContain("gate (ratchet): exit code 0, by what regressed against each target's baseline");
+    const half = await runCommand(['merge', shards[1].reportDir]);
+    expect(half.exitCode, half.stdout + half.stderr).toBe(3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
