@@ -118,6 +118,27 @@ test('the action claims what its claim input names: given the admin token alone,
   expect(whole.gated.exitCode).toBe(3);
 });
 
+test('the action holds a run to its baseline: under the regressions gate a failure the baseline had passes the job, the verdict still FAIL', async () => {
+  const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
+  // Every input a whole claim needs: with its failure set aside, a run that exercised less has no verdict.
+  const inputs = {
+    'base-url': env.CONFORMANCE_BASE_URL,
+    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+    'forbidden-token': env.CONFORMANCE_FORBIDDEN_TOKEN,
+    'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
+  };
+  const before = await action(inputs);
+  expect(before.out).toEqual({ 'exit-code': '1', verdict: 'fail' });
+  const baseline = path.join(before.r.workspace, 'conformance-report');
+  const ratchet = await action({ ...inputs, baseline, gate: 'regressions' });
+  expect(ratchet.out).toEqual({ 'exit-code': '0', verdict: 'fail' });
+  expect(ratchet.gated.exitCode, ratchet.gated.log).toBe(0);
+  expect(ratchet.gated.log).toMatch(/::warning/);
+  // The regressions gate needs a baseline: without one nothing runs.
+  const alone = await action({ ...inputs, gate: 'regressions' });
+  expect(alone.out).toEqual({ 'exit-code': '2', verdict: 'error' });
+});
+
 test('the action fails the job on a violation, after the report is written, and the log says it is a violation, naming the clause', async () => {
   const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
   const { r, ran, out, gated } = await action({
