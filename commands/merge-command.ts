@@ -6,6 +6,8 @@ import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts
 import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
+import { matrixGate } from '../reporters/gate.ts';
+import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
 import { check, schemaFile } from '../harness/files/checked.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
@@ -144,22 +146,17 @@ function merge(args: string[]): number {
   takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
-  const matrix = collected(merged.matrix, new Date().toISOString(), given.stale);
-  const files = writeMatrixArtifacts(
-    matrix,
-    shards.flatMap((s) => s.targets.map((t) => t.report)),
-    out,
-    process.env.GITHUB_STEP_SUMMARY,
-  );
+  const reports = shards.flatMap((s) => s.targets.map((t) => t.report));
+  const gathered = collected(merged.matrix, new Date().toISOString(), given.stale);
+  const gate = matrixGate(reports, mergedExitCode(gathered, reports, shards[0].matrix.runTargets.length));
+  const matrix = { ...gathered, ...(gate && { gate }) };
+  const files = writeMatrixArtifacts(matrix, reports, out, process.env.GITHUB_STEP_SUMMARY);
   const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
   process.stdout.write(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
   for (const error of matrix.errors) process.stdout.write(`  ${visible(error)}\n`);
   process.stdout.write(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
-  const reports = shards.flatMap((s) => s.targets.map((t) => t.report));
-  const code = mergedExitCode(matrix, reports, shards[0].matrix.runTargets.length);
-  if (reports.some((r) => r.baseline?.gate === 'regressions'))
-    process.stdout.write(`  gate (ratchet): exit code ${code}, by what regressed against each target's baseline; the verdict above is what the targets did\n`);
-  return code;
+  if (matrix.gate) process.stdout.write(`  ${matrix.gate.text}\n`);
+  return matrix.gate?.exitCode ?? EXIT_CODE[matrix.verdict];
 }
 
 try {

@@ -43,6 +43,15 @@ export function gateVerdict(report: Gated): Verdict {
   return baseline.regressions > 0 ? 'fail' : verdict;
 }
 
+/** The ratchet's line for a run of several targets (a matrix's, a merge's); undefined under the `must` gate. */
+export function matrixGate(reports: Gated[], exitCode: number): { exitCode: number; text: string } | undefined {
+  if (!reports.some((r) => r.baseline?.gate === 'regressions')) return undefined;
+  return {
+    exitCode,
+    text: `gate (ratchet): exit code ${exitCode}, by what regressed against each target's baseline (each target's report says what); the verdict is what the targets did`,
+  };
+}
+
 /** The run's exit code: its one target's, or, of several, as the matrix's verdict is made of theirs (a shard's included). */
 export function runExitCode(reports: Gated[], multi: boolean, shard?: Shard): number {
   const verdicts = reports.map(gateVerdict);

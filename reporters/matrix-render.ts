@@ -110,7 +110,7 @@ export function renderMatrixHtml(m: MatrixReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>Conformance matrix ${VERDICT_LABEL[m.verdict]}</title><style>${STYLE}${MATRIX_STYLE}</style></head>
 <body><main>
 <header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[m.verdict]}</span> ${m.targets.length} targets</h1>
-<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
+${m.gate ? `<p data-testid="gate"><strong>${esc(m.gate.text)}</strong></p>` : ''}<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
 <h2>Failures the targets share</h2>
 ${m.signatures?.length ? `<ul class="signatures" data-testid="signatures">${signatureItems(m)}</ul>` : '<p>No target fails a clause.</p>'}
 <h2>Targets</h2>
@@ -127,6 +127,7 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
   const lines = [
     `## Conformance matrix: ${VERDICT_LABEL[m.verdict]}, ${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass`,
     '',
+    ...(m.gate ? [`> **${markdownText(m.gate.text)}**`, ''] : []),
     `Suite ${markdownText(m.suite.version)}, contracts \`${m.suite.contractsHash}\`. Document: ${markdownText(documentText(m.document))}.`,
     '',
     '| target | verdict | claim | MUST passed | failed | errored | not exercised | known deviations | of | taken |',

@@ -29,6 +29,11 @@ export interface MatrixReport {
     /** Why its result is stale, where a collection found it so (admin-api-conformance merge --stale-after). */
     stale?: string;
   }[];
+  /**
+   * The gate the run's exit code followed, where it was the ratchet (CONFORMANCE_GATE=regressions): the exit code,
+   * and that line in words. The verdict stays what the targets did.
+   */
+  gate?: { exitCode: number; text: string };
   /** When the results were collected into this report (a merge): each target's age is counted to it. */
   collectedAt?: string;
   /** The failures the targets share, each once with the targets that show it (reporters/fleet.ts). */

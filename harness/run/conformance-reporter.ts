@@ -22,7 +22,7 @@ import { writeArtifacts, writeMatrixArtifacts } from '../../reporters/artifacts.
 import { buildConformanceReport, EXIT_CODE, type ConformanceReport, type Verdict } from '../../reporters/conformance-result.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { compareWithBaseline } from '../../reporters/baseline.ts';
-import { runExitCode } from '../../reporters/gate.ts';
+import { matrixGate, runExitCode } from '../../reporters/gate.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
 import { consoleLine, consoleSummary } from '../../reporters/console-summary.ts';
 import { writeEvidenceBundle } from '../../reporters/evidence-bundle.ts';
@@ -240,7 +240,11 @@ export default class ConformanceReporter implements Reporter {
       run.shard,
     );
     if (!run.multi) return this.settle(reports[0].report.verdict, exitCode);
-    const matrix = buildMatrixReport(reports, result.duration, run.shard);
+    const gate = matrixGate(
+      reports.map((r) => r.report),
+      exitCode,
+    );
+    const matrix = { ...buildMatrixReport(reports, result.duration, run.shard), ...(gate && { gate }) };
     const files = writeMatrixArtifacts(
       matrix,
       reports.map((r) => r.report),
@@ -250,7 +254,7 @@ export default class ConformanceReporter implements Reporter {
     process.stdout.write(
       `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${VERDICT_LABEL[matrix.verdict]}, ${matrix.targets.filter((t) => t.verdict === 'pass').length} of ${matrix.targets.length} targets pass${matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : ''}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
     );
-    if (run.gate === 'regressions') process.stdout.write(`  gate (ratchet): exit code ${exitCode}; each target's block above says why\n`);
+    if (gate) process.stdout.write(`  ${gate.text}\n`);
     return this.settle(matrix.verdict, exitCode);
   }
 

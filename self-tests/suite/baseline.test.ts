@@ -153,6 +153,10 @@ test("several targets are compared with a matrix's by name, whatever their order
     runs.push(now);
     expect(now.exitCode, now.stdout + now.stderr).toBe(0);
     expect((now.report as unknown as MatrixReport).verdict).toBe('fail');
+    // The matrix's own reports say which gate the exit code followed, beside the verdict the targets earned.
+    expect((now.report as unknown as MatrixReport).gate?.exitCode).toBe(0);
+    expect(summaryOf(now)).toContain("> **gate (ratchet): exit code 0, by what regressed against each target's baseline");
+    expect(readFileSync(path.join(now.reportDir, 'index.html'), 'utf8')).toContain('data-testid="gate"');
     const own = (name: string) => JSON.parse(readFileSync(path.join(now.reportDir, 'targets', name, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(['faithful', 'expiring'].map((name) => [own(name).verdict, own(name).baseline?.compared, own(name).baseline?.regressions])).toEqual([
       ['pass', { target: 'faithful', verdict: 'pass' }, 0],
