@@ -29,7 +29,10 @@ function loadSeveral(files: string[], env: Record<string, string | undefined>, c
   const configs = described.map((target) => loadConfig(env, cwd, target));
   // Every file is read with the same environment and `.env`, and a target file names no report folder.
   const { reportDir } = configs[0];
-  const targets = configs.map((config) => ({ ...config, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
+  // Each target's reports hide every target's tokens, its own as their placeholders and the others' as well: one
+  // list for the run, so that the search for them is made once (harness/secrets/redact.ts).
+  const others = configs.map(({ adminToken, forbidden, signupTokens, network }) => ({ adminToken, forbidden, signupTokens, network }));
+  const targets = configs.map((config) => ({ ...config, others, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
   const names = targets.map((t) => t.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${repeated}"; give each a distinct name`);

@@ -246,7 +246,23 @@ function replaced(text: string, found: Found[], secretOf: Map<string, string>): 
  * value before writing or cutting it, never a serialised report.
  */
 export function createRedactor(config: SecretSource): Redactor {
-  const secrets = secretMarkers(config).map(([secret, marker]) => ({
+  const markers = secretMarkers(config);
+  const own = redactorOf(markers);
+  const { others } = config;
+  if (others === undefined || others.length === 0) return own;
+  const union = othersRedactor(others);
+  // Targets that share their tokens (one backend, one set of tokens) have no other target's to hide.
+  const mine = new Set(markers.map(([secret]) => secret));
+  if (union.tokens.every((token) => mine.has(token))) return own;
+  return (text) => {
+    const first = own(text);
+    return mayHold(first, union.grams) ? union.redact(first) : first;
+  };
+}
+
+/** The redactor of these secrets, each replaced by its marker. */
+function redactorOf(markers: [string, string][]): Redactor {
+  const secrets = markers.map(([secret, marker]) => ({
     secret,
     marker,
     needles: needlesOf(secret).map((needle) => ({ needle, lower: lowered(needle.text), grams: gramsOf(lowered(needle.text)) })),
@@ -263,6 +279,46 @@ export function createRedactor(config: SecretSource): Redactor {
     }
     return found.length === 0 ? text : replaced(text, found, secretOf);
   };
+}
+
+/** The marker of the n-th token of the run's other targets: a target's reports hide their tokens too. */
+export const otherTargetMarker = (n: number) => `$OTHER_TARGET_TOKEN_${n}`;
+
+const unions = new WeakMap<readonly SecretSource[], { tokens: string[]; redact: Redactor; grams: Set<string> }>();
+
+/**
+ * The redactor of every token of the run's targets, made once for the run, and the stretches of
+ * MIN_SECRET_CHARS its needles hold. A target never sent another's token; a deployment that serves one
+ * anyway (tenants on one backend) still has it hidden. Searching every text for hundreds of targets' tokens
+ * costs tens of milliseconds, so a text is searched only where one of those stretches stands in it.
+ */
+function othersRedactor(others: readonly SecretSource[]): { tokens: string[]; redact: Redactor; grams: Set<string> } {
+  const made = unions.get(others);
+  if (made) return made;
+  const tokens = [...new Set(others.flatMap((o) => secretMarkers({ ...o, others: undefined }).map(([secret]) => secret)))];
+  const markers = tokens.map((secret, i): [string, string] => [secret, otherTargetMarker(i + 1)]);
+  // Made when a text first needs it: a run whose targets share their tokens never does.
+  let redact: Redactor | undefined;
+  let grams: Set<string> | undefined;
+  const union = {
+    tokens,
+    redact: (text: string) => (redact ??= redactorOf(markers.sort((a, b) => b[0].length - a[0].length)))(text),
+    get grams() {
+      grams ??= new Set(tokens.flatMap((secret) => needlesOf(secret).flatMap((needle) => [...gramsOf(lowered(needle.text))])));
+      return grams;
+    },
+  };
+  unions.set(others, union);
+  return union;
+}
+
+/** Whether a stretch of MIN_SECRET_CHARS of any view of the text is one of `grams`. */
+function mayHold(text: string, grams: Set<string>): boolean {
+  for (const view of decodedViews(text)) {
+    const lower = lowered(view.text);
+    for (let at = 0; at + MIN_SECRET_CHARS <= lower.length; at++) if (grams.has(lower.slice(at, at + MIN_SECRET_CHARS))) return true;
+  }
+  return false;
 }
 
 /** A value with every string in it, keys included, redacted: secrets are values, never searched in serialised text. */

@@ -8,6 +8,8 @@ export interface SecretSource {
   signupTokens: string[];
   /** The proxies requests go through (HTTP_PROXY, HTTPS_PROXY): a user and password in their URLs are secrets too. */
   network?: { proxy: { http?: string; https?: string } };
+  /** Every target of a run of several, whose tokens this one's reports hide too (redact.ts): one list for the run. */
+  others?: readonly SecretSource[];
 }
 
 /** The credentials of the proxies, each as the variable that gives it and the user:password it carries (decoded). */

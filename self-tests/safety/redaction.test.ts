@@ -444,3 +444,18 @@ for (const token of ['projects', 'Authentication', 'AuthenticationRequired', 'No
     );
   });
 }
+
+test("a target's reports hide the run's other targets' tokens too, in their written forms, and its own as its own", () => {
+  const eu = { adminToken: 'eu-admin-7f3a9c2e51', forbidden: [], signupTokens: ['eu-signup-b41d77e0'] };
+  const us = { adminToken: 'us-admin-0c9d4be812', forbidden: [], signupTokens: ['us-signup-5e2a19c3'] };
+  const others = [eu, us];
+  const redact = createRedactor({ ...eu, others });
+  const text = `${eu.adminToken} ${us.adminToken} ${encodeURIComponent(us.signupTokens[0])} ${Buffer.from(us.adminToken).toString('base64')} ${us.adminToken.slice(0, 10)}`;
+  const shown = redact(text);
+  for (const token of [eu.adminToken, us.adminToken, us.signupTokens[0]]) expect(shown).not.toContain(token);
+  expect(shown.startsWith('$TOKEN $OTHER_TARGET_TOKEN_')).toBe(true);
+  expect(shown).not.toContain(Buffer.from(us.adminToken).toString('base64'));
+  expect(shown).not.toContain(us.adminToken.slice(0, 10));
+  // Targets that share one set of tokens have no other target's to hide: their own are their own.
+  expect(createRedactor({ ...eu, others: [eu, { ...eu }] })(text.split(' ')[0])).toBe('$TOKEN');
+});

@@ -7,8 +7,8 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
-import { echoingSecrets } from '../support/echoing-target.ts';
-import { hugeBody, neverAnswers, type LoopbackServer } from '../support/hostile-servers.ts';
+import { echoingSecrets, spellings } from '../support/echoing-target.ts';
+import { hugeBody, neverAnswers, serveHttp, writeAnswer, type LoopbackServer } from '../support/hostile-servers.ts';
 import { canary, contentsUnder, leaks, type Canary } from '../support/leaks.ts';
 import { runSuite } from '../support/run-suite.ts';
 
@@ -17,7 +17,7 @@ import { runSuite } from '../support/run-suite.ts';
 // per clause carries them all; each keeps its own verdict, report and secrets; the run ends within its bound.
 
 const EXPIRED = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
-const FAITHFUL = 36;
+const FAITHFUL = 35;
 const FAILING = 5;
 const HOSTILE = 3;
 
@@ -42,11 +42,17 @@ test('fifty tenants in one run: one test per clause, each tenant its own verdict
   const reference = await startReferenceServer(0, [EXPIRED]);
   const hanging = await neverAnswers();
   const huge = await hugeBody({ declareLength: false });
-  const tokens = [1, 2, 3].map(echoTokens);
+  const tokens = [1, 2, 3, 4].map(echoTokens);
   const echoing = await Promise.all(
-    tokens.map((t) => echoingSecrets({ admin: t.admin.value, forbidden: t.forbidden.value, signup: t.signup.map((c) => c.value) })),
+    tokens.slice(0, 3).map((t) => echoingSecrets({ admin: t.admin.value, forbidden: t.forbidden.value, signup: t.signup.map((c) => c.value) })),
   );
-  const servers: LoopbackServer[] = [hanging, huge, ...echoing];
+  // A backend shared with echo-1 that quotes echo-1's tokens, in their spellings, to whoever asks.
+  const leaky = await serveHttp((_req, res) => {
+    const quoted = [tokens[0].admin, tokens[0].forbidden, ...tokens[0].signup].flatMap((c) => spellings(c.value));
+    const body = { version: 1, projects: quoted.map((q, i) => ({ id: `p${i}`, name: q, description: q, health: 'x' })) };
+    writeAnswer(res, 200, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(body)));
+  });
+  const servers: LoopbackServer[] = [hanging, huge, leaky, ...echoing];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-fleet-run-'));
   try {
     const entry = (name: string, baseUrl: string, extra = '') => `  - { name: ${name}, baseUrl: "${baseUrl}"${extra} }`;
@@ -64,6 +70,8 @@ test('fifty tenants in one run: one test per clause, each tenant its own verdict
           `, adminTokenFrom: ECHO${i + 1}_ADMIN, forbiddenTokenFrom: ECHO${i + 1}_FORBIDDEN, signupTokensFrom: ECHO${i + 1}_SIGNUP`,
         ),
       ),
+      // A tenant on a backend that quotes echo-1's tokens, which it was never sent, with tokens of its own.
+      entry('cross-1', leaky.url, ', adminTokenFrom: ECHO4_ADMIN, forbiddenTokenFrom: ECHO4_FORBIDDEN, signupTokensFrom: ECHO4_SIGNUP'),
     ];
     const fleet = path.join(dir, 'fleet.yaml');
     writeFileSync(
@@ -105,7 +113,7 @@ test('fifty tenants in one run: one test per clause, each tenant its own verdict
     const reportOf = (name: string) => readFileSync(path.join(run.reportDir, 'targets', name, 'conformance.json'), 'utf8');
     expect(reportOf('hanging-1')).toContain('no answer within 1500 ms (CONFORMANCE_TIMEOUT_MS)');
     expect(reportOf('huge-1')).toContain('the body is larger than 1048576 bytes (CONFORMANCE_MAX_BODY_BYTES); reading stopped');
-    for (const name of ['echo-1', 'echo-2', 'echo-3']) expect(verdicts[name], name).not.toBe('pass');
+    for (const name of ['echo-1', 'echo-2', 'echo-3', 'cross-1']) expect(verdicts[name], name).not.toBe('pass');
 
     // The five tenants on 8.1.0 that enable an expired token are one line.
     const expired = matrix.signatures!.find((s) => s.clause === 'signup-token.state.expired-not-enabled' && s.product === 'Unleash 8.1.0');
@@ -122,6 +130,8 @@ test('fifty tenants in one run: one test per clause, each tenant its own verdict
     // Each echoing tenant was asked with its own token, and no other's.
     for (const [i, server] of echoing.entries())
       expect(new Set(server.seen.map((r) => r.authorization).filter(Boolean))).not.toContain(tokens[(i + 1) % 3].admin.value);
+    // The shared backend quoted echo-1's tokens to cross-1, which was never sent them: they stand as another target's.
+    expect(readFileSync(path.join(run.reportDir, 'targets', 'cross-1', 'conformance.json'), 'utf8')).toContain('$OTHER_TARGET_TOKEN_');
   } finally {
     await Promise.all(servers.map((s) => s.close()));
     await new Promise<void>((resolve) => reference.server.close(() => resolve()));
