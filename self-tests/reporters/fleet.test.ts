@@ -109,6 +109,8 @@ test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failu
   const page = renderMatrixHtml(matrix);
   expect(Buffer.byteLength(page)).toBeLessThan(5 * 2 ** 20);
   expect(renderMatrixMarkdown(matrix)).toContain('- **40 targets** on Unleash 8.1.0 fail `signup-token.state.expired-not-enabled`');
+  const one = buildMatrixReport([reports[0], { report: renamed(faithful, 'other'), path: 'targets/other/index.html' }], 1);
+  expect(renderMatrixMarkdown(one)).toContain('- **1 target** on Unleash 8.1.0 fails `signup-token.state.expired-not-enabled`');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fleet-page-'));
   const browser = await launchChromium();
   try {
