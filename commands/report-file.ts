@@ -6,6 +6,7 @@ import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { bundledDocument } from '../harness/evidence/bundle-document.ts';
 import { check } from '../harness/files/checked.ts';
+import { isNode } from '../harness/contracts/validator.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { verifyBundle } from './verify.ts';
 
@@ -48,12 +49,13 @@ export function checkedReport(value: unknown, where: string): ConformanceReport 
 
 /** The reports of a conformance.json: its own, or a matrix's targets', each in its folder below the matrix's. */
 function reportsOfFile(file: string): ConformanceReport[] {
-  const value = readJsonFile(file) as { kind?: unknown; targets?: unknown } | null;
-  if (value?.kind !== 'matrix') return [checkedReport(value, file)];
+  const value = readJsonFile(file);
+  if (!isNode(value) || value.kind !== 'matrix') return [checkedReport(value, file)];
   const dir = path.dirname(file);
-  const targets = Array.isArray(value.targets) ? value.targets : [];
-  return targets.map((t: { report?: unknown }) => {
-    const page = typeof t?.report === 'string' ? path.resolve(dir, t.report) : '';
+  const targets: unknown[] = Array.isArray(value.targets) ? value.targets : [];
+  return targets.map((t) => {
+    const report = isNode(t) ? t.report : undefined;
+    const page = typeof report === 'string' ? path.resolve(dir, report) : '';
     if (!page.startsWith(path.join(dir, 'targets') + path.sep)) throw new ReportFileError(`${file}: a target's report lies outside its targets/ folder`);
     const own = path.join(path.dirname(page), 'conformance.json');
     return checkedReport(readJsonFile(own), own);

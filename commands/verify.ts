@@ -1,3 +1,4 @@
+import { isNode } from '../harness/contracts/validator.ts';
 import { loadChecks } from '../checks/index.ts';
 import type { KeyObject } from 'node:crypto';
 import { attestationDifferences } from './attestation-check.ts';
@@ -144,6 +145,18 @@ function statusDifferences(stated: ConformanceReport, found: ConformanceReport):
   return differences;
 }
 
+/** The requests a bundle's request log lists, each a map; undefined where the log is missing, not JSON or not a list of them. */
+function requestsLogged(log: Buffer | undefined): Record<string, unknown>[] | undefined {
+  let value: unknown;
+  try {
+    value = log === undefined ? undefined : JSON.parse(log.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const requests = isNode(value) ? value.requests : undefined;
+  return Array.isArray(requests) && requests.every(isNode) ? requests : undefined;
+}
+
 /** The files of a bundle a person reads, each rendered from its conformance.json by a pure function. */
 const RENDERINGS: [name: string, render: (report: ConformanceReport) => string][] = [
   ['index.html', renderHtml],
@@ -164,8 +177,7 @@ function renderingDifferences(files: BundleFiles, stated: ConformanceReport, rec
     if (!bytes) return [`${REPORTS}/${name}: missing, so what a reader sees cannot be held to the report`];
     return bytes.toString('utf8') === render(stated) ? [] : [`${REPORTS}/${name}: it does not say what the bundle's conformance.json says`];
   });
-  const log = files.get(`${REPORTS}/${REQUEST_LOG}`);
-  const logged = log ? (JSON.parse(log.toString('utf8')) as { requests?: { method?: unknown; path?: unknown; status?: unknown }[] }).requests : undefined;
+  const logged = requestsLogged(files.get(`${REPORTS}/${REQUEST_LOG}`));
   // The log writes a placeholder as it is ($SIGNUP_TOKEN_1), the exchanges percent-encoded as any path: compared decoded.
   const decoded = (p: unknown) => {
     try {
@@ -174,8 +186,8 @@ function renderingDifferences(files: BundleFiles, stated: ConformanceReport, rec
       return String(p);
     }
   };
-  const line = (r: { method?: unknown; path?: unknown; status?: unknown }) => JSON.stringify([r.method, decoded(r.path), r.status ?? null]);
-  if (!Array.isArray(logged) || logged.map(line).join('\n') !== recording.exchanges.map((e) => line({ ...e.request, status: e.status })).join('\n'))
+  const line = (r: Record<string, unknown>) => JSON.stringify([r.method, decoded(r.path), r.status ?? null]);
+  if (logged === undefined || logged.map(line).join('\n') !== recording.exchanges.map((e) => line({ ...e.request, status: e.status })).join('\n'))
     differences.push(`${REPORTS}/${REQUEST_LOG}: it does not list the requests of the bundle's exchanges`);
   return differences;
 }

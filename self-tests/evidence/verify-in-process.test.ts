@@ -16,15 +16,18 @@ test('the reference bundle made in process verifies', () => {
 
 // What a person or a tool reads is covered too: a page, summary, badge, JUnit or CTRF changed to say otherwise than the report, or
 // a request log that changes a status, is caught though every digest was changed to match.
-for (const [name, change] of [
-  ['reports/index.html', (t: string) => t.replace(/>PASS</g, '>FAIL<')],
-  ['reports/summary.md', (t: string) => t.replace('## Conformance: PASS', '## Conformance: FAIL')],
-  ['reports/badge.svg', (t: string) => t.replace('#2e7d32', '#c62828')],
-  ['reports/junit.xml', (t: string) => t.replace('name="verdict" value="pass"', 'name="verdict" value="fail"')],
-  ['reports/ctrf.json', (t: string) => t.replace('"status": "other"', '"status": "passed"')],
-  ['reports/requests.json', (t: string) => t.replace(/"status":401/, '"status":200')],
+for (const [name, how, change] of [
+  ['reports/index.html', 'to say FAIL', (t: string) => t.replace(/>PASS</g, '>FAIL<')],
+  ['reports/summary.md', 'to say FAIL', (t: string) => t.replace('## Conformance: PASS', '## Conformance: FAIL')],
+  ['reports/badge.svg', 'to red', (t: string) => t.replace('#2e7d32', '#c62828')],
+  ['reports/junit.xml', 'to say fail', (t: string) => t.replace('name="verdict" value="pass"', 'name="verdict" value="fail"')],
+  ['reports/ctrf.json', 'to pass an observation', (t: string) => t.replace('"status": "other"', '"status": "passed"')],
+  ['reports/requests.json', 'to another status', (t: string) => t.replace(/"status":401/, '"status":200')],
+  // A request log that does not parse, or lists no requests, is a difference, never a crash.
+  ['reports/requests.json', 'to text that is not JSON', (t: string) => t.slice(0, 40)],
+  ['reports/requests.json', 'to numbers for requests', () => '{"requests": [1, 2]}'],
 ] as const) {
-  test(`${name} changed, its digest changed to match, is not verified`, () => {
+  test(`${name} changed ${how}, its digest changed to match, is not verified`, () => {
     const original = good.get(name)!.toString('utf8');
     expect(change(original)).not.toBe(original);
     const { differences } = verifyBundle(withFile(good, name, change(original)));
