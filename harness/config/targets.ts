@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type TargetConfig, type TargetEntry } from './
 import { fleetEntries } from './fleet-file.ts';
 import { readVariables } from './sources.ts';
 
-/** Several target files, checked side by side in one run: one Playwright project each. */
+/** Several target files or fleet files, judged in one run: a Playwright project each up to eight, one fleet beyond (harness/run/replays.ts). */
 export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
 
 /** The share of CONFORMANCE_TARGETS this run judges, `i/n`: a CI job of n judges its own targets. */
@@ -57,7 +57,7 @@ export interface Shard {
 }
 
 export interface RunTargets {
-  /** True when the targets come from CONFORMANCE_TARGETS: one Playwright project each, and a matrix report. */
+  /** True when the targets come from CONFORMANCE_TARGETS: a report per target, and a matrix report. */
   multi: boolean;
   /** The targets this run judges: all of them, or its shard's. */
   targets: TargetConfig[];
