@@ -1,6 +1,7 @@
 import { visible } from '../harness/files/visible.ts';
 import { diffRuns } from '../reporters/diff.ts';
 import { diffMarkdown, diffText } from '../reporters/diff-output.ts';
+import { readArguments } from './arguments.ts';
 import { compareTexts, DocumentTextError } from './document-texts.ts';
 import { ReportFileError, runOf } from './report-file.ts';
 
@@ -12,7 +13,6 @@ import { ReportFileError, runOf } from './report-file.ts';
 
 const USAGE = 'usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]';
 const FORMATS = ['text', 'markdown', 'json'];
-const OPTIONS = ['--format', '--old-document', '--new-document'] as const;
 
 /** A line that ends the diff: what is wrong, and its exit code. */
 class DiffError extends Error {
@@ -24,30 +24,21 @@ class DiffError extends Error {
   }
 }
 
-/** The two runs and the options, each option once, as `--option value` or `--option=value`. */
-function parse(args: string[]): { runs: string[]; options: Partial<Record<(typeof OPTIONS)[number], string>> } {
-  const runs: string[] = [];
-  const options: Partial<Record<(typeof OPTIONS)[number], string>> = {};
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s) : [args[i]];
-    const option = OPTIONS.find((o) => o === name);
-    if (option === undefined && name.startsWith('-')) throw new DiffError(USAGE);
-    if (option === undefined) runs.push(name);
-    else if (options[option] !== undefined) throw new DiffError(`${option} is given twice`);
-    else options[option] = inline ?? args[++i];
-    if (option !== undefined && !options[option]) throw new DiffError(USAGE);
-  }
-  if (runs.length !== 2 || !FORMATS.includes(options['--format'] ?? 'text')) throw new DiffError(USAGE);
-  return { runs, options };
+/** The two runs and the options. */
+function parse(args: string[]): { runs: string[]; format: string; oldDocument?: string; newDocument?: string } {
+  const read = readArguments(args, { format: 'value', 'old-document': 'value', 'new-document': 'value' }, USAGE);
+  if ('mistake' in read) throw new DiffError(read.mistake);
+  const format = read.value('format') ?? 'text';
+  if (read.positionals.length !== 2 || !FORMATS.includes(format)) throw new DiffError(USAGE);
+  return { runs: read.positionals, format, oldDocument: read.value('old-document'), newDocument: read.value('new-document') };
 }
 
 function diff(args: string[]): number {
-  const { runs, options } = parse(args);
-  const format = options['--format'] ?? 'text';
+  const { runs, format, oldDocument, newDocument } = parse(args);
   const [old, neu] = runs.map((r) => ({ source: r, ...runOf(r) }));
   const documents = compareTexts(
-    { side: 'old', sha256: old.reports[0].document.sha256, bundled: old.bundled, given: options['--old-document'] },
-    { side: 'new', sha256: neu.reports[0].document.sha256, bundled: neu.bundled, given: options['--new-document'] },
+    { side: 'old', sha256: old.reports[0].document.sha256, bundled: old.bundled, given: oldDocument },
+    { side: 'new', sha256: neu.reports[0].document.sha256, bundled: neu.bundled, given: newDocument },
   );
   const result = diffRuns(old, neu, documents);
   if (result.changes.length === 0 && result.unchanged === 0)

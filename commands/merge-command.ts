@@ -8,6 +8,7 @@ import { visible } from '../harness/files/visible.ts';
 import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { matrixGate } from '../reporters/gate.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
+import { readArguments } from './arguments.ts';
 import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
 import { check, schemaFile } from '../harness/files/checked.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
@@ -106,30 +107,19 @@ function shardFolders(given: string[]): string[] {
 
 const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] [--deployed fleet.yaml] <shard report folder>…';
 
-/** The value of an option given as `--name value` or `--name=value`, and the arguments without it. */
-function option(args: string[], name: string): { value?: string; rest: string[] } {
-  const at = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (at < 0) return { rest: args };
-  const joined = args[at].includes('=');
-  const value = joined ? args[at].slice(name.length + 1) : args[at + 1];
-  if (value === undefined || value === '') throw new MergeError(`merge: ${name} needs a value; ${USAGE}`, 2);
-  return { value, rest: args.filter((_, i) => i !== at && (joined || i !== at + 1)) };
-}
-
 /** The folders given, and what makes a result stale (`--stale-after 90m|24h|7d`, `--deployed <fleet file>`). */
 function mergeArgs(args: string[]): { folders: string[]; stale: Staleness } {
-  const age = option(args, '--stale-after');
-  const deployed = option(age.rest, '--deployed');
-  const folders = deployed.rest;
-  if (folders.length === 0 || folders.some((a) => a.startsWith('-'))) throw new MergeError(USAGE, 2);
-  const minutes = age.value === undefined ? undefined : staleAfterMinutes(age.value);
-  if (age.value !== undefined && minutes === undefined)
-    throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age.value}"`, 2);
+  const read = readArguments(args, { 'stale-after': 'value', deployed: 'value' }, USAGE);
+  if ('mistake' in read) throw new MergeError(`merge: ${read.mistake}`, 2);
+  if (read.positionals.length === 0) throw new MergeError(USAGE, 2);
+  const [age, deployed] = [read.value('stale-after'), read.value('deployed')];
+  const minutes = age === undefined ? undefined : staleAfterMinutes(age);
+  if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age}"`, 2);
   return {
-    folders,
+    folders: read.positionals,
     stale: {
-      staleAfter: minutes === undefined ? undefined : { minutes, given: age.value! },
-      deployed: deployed.value === undefined ? undefined : deployedVersions(path.resolve(deployed.value)),
+      staleAfter: age === undefined || minutes === undefined ? undefined : { minutes, given: age },
+      deployed: deployed === undefined ? undefined : deployedVersions(path.resolve(deployed)),
     },
   };
 }

@@ -7,6 +7,7 @@ import { readSettingFile } from '../harness/files/setting-file.ts';
 import { verifyingKeyOf } from '../harness/secrets/signing-key.ts';
 import { printable, verifyOutput } from './verify-output.ts';
 import { verifyBundle, type AttestationToCheck } from './verify.ts';
+import { readArguments } from './arguments.ts';
 
 // `admin-api-conformance verify <bundle> [--anyway] [--key <public key>] [--attestation <file>]`: 0 when the
 // bundle holds (and, with --key, its attestation too), 1 when it does not (each difference named; a missing
@@ -18,22 +19,14 @@ const USAGE = 'usage: admin-api-conformance verify <evidence.tar.gz or bundle fo
 /** A mistake in what verify was given: one line, exit code 2. */
 class Refusal extends Error {}
 
-/** The arguments: the bundle, --anyway, and the options that take a value (`--key file` or `--key=file`). */
+/** The arguments: the bundle, --anyway, and the options that take a file (`--key file` or `--key=file`). */
 function parse(args: string[]): { where: string; anyway: boolean; key?: string; attestation?: string } {
-  const given: { where: string[]; anyway: boolean; key?: string; attestation?: string } = { where: [], anyway: false };
-  for (let i = 0; i < args.length; i++) {
-    const [option, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s) : [args[i]];
-    if (option === '--anyway' && inline === undefined) given.anyway = true;
-    else if (option === '--key' || option === '--attestation') {
-      const value = inline ?? args[++i];
-      if (!value) throw new Refusal(`${option} needs a file`);
-      given[option === '--key' ? 'key' : 'attestation'] = value;
-    } else if (option.startsWith('-')) throw new Refusal(USAGE);
-    else given.where.push(option);
-  }
-  if (given.where.length !== 1) throw new Refusal(USAGE);
-  if (given.attestation !== undefined && given.key === undefined) throw new Refusal('--attestation needs --key, the public key to check it with');
-  return { ...given, where: given.where[0] };
+  const read = readArguments(args, { anyway: 'flag', key: 'value', attestation: 'value' }, USAGE);
+  if ('mistake' in read) throw new Refusal(read.mistake);
+  if (read.positionals.length !== 1) throw new Refusal(USAGE);
+  const [key, attestation] = [read.value('key'), read.value('attestation')];
+  if (attestation !== undefined && key === undefined) throw new Refusal('--attestation needs --key, the public key to check it with');
+  return { where: read.positionals[0], anyway: read.flag('anyway'), key, attestation };
 }
 
 /** The attestation to check, read within bounds: a missing file is left to verify, which calls it a difference. */
