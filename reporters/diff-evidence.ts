@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isNode } from '../harness/contracts/validator.ts';
 import { escapePointer } from '../harness/judging/received.ts';
 import type { ClauseResult } from './conformance-result.ts';
 
@@ -11,7 +12,8 @@ export type Violation = NonNullable<ClauseResult['evidence']>['violations'][numb
 // Every run makes its fixtures and sends its requests at its own time: the expiry of a token made for it, and
 // the moment of a request that a violation quotes, differ between any two runs of one server unchanged.
 const DATE_TIME = /\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})?/g;
-const timeless = (text: string) => text.replace(DATE_TIME, '<date-time>');
+/** A text with its dates and times as `<date-time>`: two runs' words compared, or two targets', without them. */
+export const timeless = (text: string) => text.replace(DATE_TIME, '<date-time>');
 
 /** A violation without what differs between any two runs (its duration, the host in its curl line, dates and times). */
 function violationKey(v: Violation): string {
@@ -41,8 +43,6 @@ function shown(value: unknown): string {
   return text.length <= VALUE_CHARS ? text : `${text.slice(0, VALUE_CHARS)}…`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** How many times each item of a list occurs, by its JSON. */
 function counted(items: unknown[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -66,7 +66,7 @@ export function observationChanges(before: unknown, after: unknown, at = ''): st
   if (isDeepStrictEqual(before, after)) return [];
   const where = at === '' ? '/' : at;
   if (Array.isArray(before) && Array.isArray(after)) return listChanges(before, after, where);
-  if (isRecord(before) && isRecord(after))
+  if (isNode(before) && isNode(after))
     return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) =>
       observationChanges(before[key], after[key], `${at}/${escapePointer(key)}`),
     );

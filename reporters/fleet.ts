@@ -1,4 +1,5 @@
 import type { ConformanceReport } from './conformance-result.ts';
+import { timeless } from './diff-evidence.ts';
 
 // What a person needs of a fleet at a glance: the failures that many targets share, each once, with the
 // targets that show it, and how old each target's result is. Pure functions of the targets' reports.
@@ -11,7 +12,7 @@ export interface FailureSignature {
   pointer: string;
   /** The kind of requirement broken (`schema.enum`, `expired-not-enabled`), where the reports name it. */
   kind?: string;
-  /** What the document requires there, as the violation words it, its moments as `<time>`. */
+  /** What the document requires there, as the violation words it, its dates and times as `<date-time>` (a token's expiry, the request's moment differ between any two targets). */
   required: string;
   /** The product and version the targets state, or "product not stated". */
   product: string;
@@ -21,9 +22,6 @@ export interface FailureSignature {
 /** A product as a signature names it: two tenants on one version share their failures, on two versions they may not. */
 export const productKey = (product: ConformanceReport['product']) =>
   product ? [product.name, product.version].filter(Boolean).join(' ') : 'product not stated';
-
-/** The moments a requirement names (a token's expiry, the request's time) as `<time>`: they differ between any two targets. */
-const timeless = (required: string) => required.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?/g, '<time>');
 
 /** Array positions in a JSON pointer as `*`. */
 const general = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');

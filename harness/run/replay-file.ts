@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Clause } from '../contracts/catalogue.ts';
 import type { ClauseStatus } from '../../reporters/conformance-result.ts';
+import { isNode } from '../contracts/validator.ts';
 
 // What global setup hands the workers: one file, written once before any worker starts, in a folder only this
 // user can read, and read once by each worker. It holds what a test replays and what the Playwright config
@@ -52,8 +53,6 @@ export function replayFile(env: Record<string, string | undefined> = process.env
   return read.file;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * The workers' file, checked where it is read. Global setup wrote it moments ago in a folder only this user can
  * read; a worker loads no validator for it, but a file that is not what global setup writes stops the worker.
@@ -65,15 +64,15 @@ function replayFileOf(value: unknown, name: string): ReplayFile {
 
 function isReplayFile(value: unknown): value is ReplayFile {
   return (
-    isObject(value) &&
+    isNode(value) &&
     typeof value.reportDir === 'string' &&
     typeof value.runTimeoutMs === 'number' &&
     (value.projects === undefined || (Array.isArray(value.projects) && value.projects.every((p) => typeof p === 'string'))) &&
     Array.isArray(value.catalogue) &&
     value.catalogue.every(
-      (c) => isObject(c) && typeof c.id === 'string' && typeof c.title === 'string' && typeof c.level === 'string' && typeof c.section === 'string',
+      (c) => isNode(c) && typeof c.id === 'string' && typeof c.title === 'string' && typeof c.level === 'string' && typeof c.section === 'string',
     ) &&
-    isObject(value.replays) &&
-    Object.values(value.replays).every((byClause) => isObject(byClause) && Object.values(byClause).every((r) => isObject(r) && typeof r.status === 'string'))
+    isNode(value.replays) &&
+    Object.values(value.replays).every((byClause) => isNode(byClause) && Object.values(byClause).every((r) => isNode(r) && typeof r.status === 'string'))
   );
 }

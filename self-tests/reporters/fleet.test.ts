@@ -90,7 +90,7 @@ test('failures are grouped by clause, place (array positions aside), requirement
     ['Unleash 8.2.0', ['d']],
   ]);
   // Moments differ between any two targets; the requirement is the same.
-  expect(signatures[0].required).toBe('false, since expiresAt <time> lies before the request (<time>)');
+  expect(signatures[0].required).toBe('false, since expiresAt <date-time> lies before the request (<date-time>)');
   // The health of every project over 100 is one place: /projects/*/health, not one signature per project.
   const healthPlaces = signatures.filter((s) => s.targets.includes('x')).map((s) => s.pointer);
   expect(healthPlaces.length).toBeGreaterThan(0);
