@@ -30,7 +30,7 @@ const errorFolder = () =>
 function readRun(): RunShape {
   const { ConfigError } = require('./harness/files/config-error') as typeof import('./harness/files/config-error');
   const { runTargets } = require('./harness/run/run-targets') as typeof import('./harness/run/run-targets');
-  const { PROJECTS_AT_MOST, projectsOf } = require('./harness/run/replays') as typeof import('./harness/run/replays');
+  const { isFleet, PROJECTS_AT_MOST, projectsOf } = require('./harness/run/replays') as typeof import('./harness/run/replays');
   const runStart = IS_RUNNER ? (require('./harness/run/run-start') as typeof import('./harness/run/run-start')) : undefined;
   // The command refused the run before this file was read (an option Playwright refused, its UI mode).
   const refusal = process.env[REFUSAL_VARIABLE];
@@ -45,12 +45,9 @@ function readRun(): RunShape {
     );
   try {
     const run = runTargets();
-    const projects = projectsOf(
-      run.multi,
-      run.targets.map((t) => t.name),
-    );
+    const projects = projectsOf(run);
     // A fleet has no project per target for --project to select.
-    if (run.multi && projects === undefined && process.argv.some((arg) => arg === '--project' || arg.startsWith('--project=')))
+    if (isFleet(run) && process.argv.some((arg) => arg === '--project' || arg.startsWith('--project=')))
       throw new ConfigError(
         `--project selects one of at most ${PROJECTS_AT_MOST} targets; this run has ${run.targets.length}, one test per clause for them all: give CONFORMANCE_TARGETS only the targets to judge`,
       );

@@ -12,7 +12,7 @@ import { createRedactor, redactValue } from '../secrets/redact.ts';
 import { namedSecrets } from '../secrets/secret-rule.ts';
 import { judgingEnd, type RunJudgement, type TargetJudgement } from './run-judgement.ts';
 import type { Replay } from './replay-file.ts';
-import { projectsOf, testStatusOf } from './replays.ts';
+import { isFleet, testStatusOf } from './replays.ts';
 import type { ClauseRun, RunFacts } from '../judging/verdicts.ts';
 import { visible } from '../files/visible.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
@@ -214,12 +214,7 @@ export default class ConformanceReporter implements Reporter {
     const compared = run.baseline ? compareWithBaseline(built, run.baseline, run.gate) : built;
     const reports: { report: ConformanceReport; path: string }[] = [];
     // A fleet's targets get a line each where they do not pass; a few targets, each its closing block.
-    const fleet =
-      run.multi &&
-      projectsOf(
-        run.multi,
-        run.targets.map((t) => t.name),
-      ) === undefined;
+    const fleet = isFleet(run);
     for (const [i, config] of run.targets.entries()) {
       const report = withoutSecrets(compared[i], config);
       const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : stepSummary);

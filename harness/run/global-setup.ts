@@ -18,10 +18,7 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => v
   const today = new Date().toISOString().slice(0, 10);
   // Required here, not imported: a listing (`--list`) loads no judge.
   const { judgeTargets } = require('./judge-run') as typeof import('./judge-run');
-  const projects = projectsOf(
-    run.multi,
-    run.targets.map((t) => t.name),
-  );
+  const projects = projectsOf(run);
   const end = await startJudging((signal) => judgeTargets(run.targets, projects, catalogue, today, signal));
   if (end === undefined) return undefined;
   if ('error' in end) throw end.error;

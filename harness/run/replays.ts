@@ -15,7 +15,11 @@ import { clauseResults, type ClauseResult, type ClauseStatus } from '../../repor
 export const PROJECTS_AT_MOST = 8;
 
 /** The Playwright projects of a run, one per target, by name; none for a single target or a fleet. */
-export const projectsOf = (multi: boolean, names: string[]): string[] | undefined => (multi && names.length <= PROJECTS_AT_MOST ? names : undefined);
+export const projectsOf = (run: { multi: boolean; targets: { name: string }[] }): string[] | undefined =>
+  run.multi && run.targets.length <= PROJECTS_AT_MOST ? run.targets.map((t) => t.name) : undefined;
+
+/** Whether the run is a fleet: several targets, beyond as many as have a project each. */
+export const isFleet = (run: { multi: boolean; targets: { name: string }[] }) => run.multi && projectsOf(run) === undefined;
 
 /** What a clause's test does with the status the report will give it. */
 function replayOf(result: ClauseResult): Replay {
