@@ -77,19 +77,28 @@ function factsOf(config: TargetConfig): RunFacts {
   };
 }
 
+/** A closing line of a target's evidence: where it went, or what is missing (which a fleet's terminal shows alone). */
+interface EvidenceLine {
+  line: string;
+  missing: boolean;
+}
+
+const wentTo = (line: string): EvidenceLine => ({ line, missing: false });
+const none = (line: string): EvidenceLine => ({ line, missing: true });
+
 /** Signs the bundle's attestation with the configured key; the line that says where it went, or why there is none. */
-function attestationLine(report: ConformanceReport, bundle: string, config: TargetConfig, configuration: string | undefined): string {
+function attestationLine(report: ConformanceReport, bundle: string, config: TargetConfig, configuration: string | undefined): EvidenceLine {
   const { key, kind } = config.signing!;
-  if (configuration === undefined) return '  attestation: none, the run judged nothing\n';
+  if (configuration === undefined) return none('  attestation: none, the run judged nothing');
   try {
     const signed = writeAttestation(report, bundle, { key, configuration, url: config.runUrl });
     return 'none' in signed
-      ? `  attestation: none, ${signed.none}\n`
-      : `  attestation: ${signed.written} (signed with an ${kind} key, keyid ${signed.keyid.slice(0, 16)})\n`;
+      ? none(`  attestation: none, ${signed.none}`)
+      : wentTo(`  attestation: ${signed.written} (signed with an ${kind} key, keyid ${signed.keyid.slice(0, 16)})`);
   } catch (error) {
     // The bundle stands without its attestation; what the key is, or holds, is no part of the message.
     const { code, message } = error as NodeJS.ErrnoException;
-    return `  attestation: none, it could not be written (${visible(code ?? message ?? String(error))})\n`;
+    return none(`  attestation: none, it could not be written (${visible(code ?? message ?? String(error))})`);
   }
 }
 
@@ -168,14 +177,14 @@ export default class ConformanceReporter implements Reporter {
 
   /**
    * The target's evidence bundle, for a run that ended: an interrupted one leaves none; and its signed
-   * attestation, when a key is given. Returns the lines that say where they went.
+   * attestation, when a key is given. Returns the lines that say where they went, or what is missing.
    */
-  private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string, configuration?: string): Promise<string> {
+  private async bundle(report: ConformanceReport, config: TargetConfig, result: FullResult, today: string, configuration?: string): Promise<EvidenceLine[]> {
     // No verdict is the reason a run signs nothing, before whatever became of its bundle.
-    const unsigned = (why: string) => (config.signing ? `  attestation: none, ${noVerdictToSign(report) ?? why}\n` : '');
+    const unsigned = (why: string) => (config.signing ? [none(`  attestation: none, ${noVerdictToSign(report) ?? why}`)] : []);
     if (result.status === 'interrupted' || result.status === 'timedout') {
       await discardEvidence(config.reportDir);
-      return `  evidence: none, the run did not end\n${unsigned('the run did not end')}`;
+      return [none('  evidence: none, the run did not end'), ...unsigned('the run did not end')];
     }
     let bundle: Awaited<ReturnType<typeof writeEvidenceBundle>>;
     try {
@@ -183,11 +192,14 @@ export default class ConformanceReporter implements Reporter {
     } catch (error) {
       // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
       await discardEvidence(config.reportDir);
-      return `  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})\n${unsigned('there is no evidence bundle to sign')}`;
+      return [
+        none(`  evidence: none, it could not be written (${stripAnsi(String((error as Error).message ?? error))})`),
+        ...unsigned('there is no evidence bundle to sign'),
+      ];
     }
     if (!bundle.written) return unsigned('there is no evidence bundle to sign');
-    const line = bundle.tooLarge ? `  evidence: ${bundle.written}, but ${bundle.tooLarge}\n` : `  evidence: ${bundle.written}\n`;
-    return line + (config.signing ? attestationLine(report, bundle.written, config, configuration) : '');
+    const line = bundle.tooLarge ? none(`  evidence: ${bundle.written}, but ${bundle.tooLarge}`) : wentTo(`  evidence: ${bundle.written}`);
+    return [line, ...(config.signing ? [attestationLine(report, bundle.written, config, configuration)] : [])];
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -221,10 +233,10 @@ export default class ConformanceReporter implements Reporter {
       const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
       const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
       const evidence = await this.bundle(report, { ...config, evidenceDir }, result, today, judgement?.targets[i]?.facts.configuration);
-      // A fleet's target that passes has no line, but what went wrong with its evidence does.
-      const trouble = evidence.split('\n').filter((line) => /^ {2}(evidence|attestation): (none|.*, but )/.test(line));
-      if (!fleet) process.stdout.write(consoleSummary(report, files) + evidence);
-      else process.stdout.write((report.verdict === 'pass' ? '' : consoleLine(report, page)) + trouble.map((line) => `${line}\n`).join(''));
+      // A fleet's target that passes has no line, but what is missing of its evidence does.
+      const lines = (shown: EvidenceLine[]) => shown.map((e) => `${e.line}\n`).join('');
+      if (!fleet) process.stdout.write(consoleSummary(report, files) + lines(evidence));
+      else process.stdout.write((report.verdict === 'pass' ? '' : consoleLine(report, page)) + lines(evidence.filter((e) => e.missing)));
       reports.push({ report, path: page });
     }
     // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
