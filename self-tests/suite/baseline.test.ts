@@ -16,6 +16,9 @@ import { referenceTargetEnv, runCommand, runSuite, type SuiteRun } from '../supp
 // (self-tests/reporters/gate.test.ts); these runs of the reference target, faithful and broken, prove that the
 // configuration, the reports and the exit code carry them, and that the reports keep the target's verdict.
 
+// The baseline runs are made once, for every test: the tests share one worker.
+test.describe.configure({ mode: 'default' });
+
 const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 const [broken] = fault.breaks;
 let server: Awaited<ReturnType<typeof startReferenceServer>>;

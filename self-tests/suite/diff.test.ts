@@ -188,103 +188,112 @@ const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
 let faithful: SuiteRun;
 let broken: SuiteRun;
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  server = await startReferenceServer(0, [fault]);
-  [faithful, broken] = await Promise.all([runSuite(referenceTargetEnv(server.url)), runSuite(referenceTargetEnv(`${server.url}/variants/${fault.name}`))]);
-});
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => server.server.close(() => resolve()));
-  for (const run of [faithful, broken]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
-});
-
-test('a clause that breaks between two runs is named as regressed, with its evidence, exit code 1', async () => {
-  const run = await runCommand(['diff', faithful.reportDir, broken.reportDir]);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-  const lines = run.stdout.trim().split('\n');
-  expect(lines[0]).toBe('Conformance diff: 1 regressed; 1 clause changed, 45 unchanged');
-  expect(lines).toContain('  verdict: pass → fail');
-  expect(lines).toContain('regressed (1):');
-  expect(lines.find((l) => l.startsWith('  signup-token.state.expired-not-enabled (MUST, passed → failed): GET /api/admin/invite-link/tokens/'))).toBeDefined();
-});
-
-test('the same runs the other way round: fixed, nothing regressed, exit code 0; as JSON and Markdown', async () => {
-  const json = await runCommand(['diff', path.join(broken.reportDir, 'conformance.json'), faithful.reportDir, '--format', 'json']);
-  expect(json.exitCode, json.stdout + json.stderr).toBe(0);
-  const diff = JSON.parse(json.stdout) as RunDiff;
-  expect(check(new URL('../../commands/diff.schema.json', `file://${__filename}`), diff)).toEqual({ ok: true, value: diff });
-  expect(diff.changes.map((c) => [c.id, c.kind, c.from, c.to])).toEqual([['signup-token.state.expired-not-enabled', 'fixed', 'failed', 'passed']]);
-  expect([diff.regressions, diff.judgeChanged, diff.unpaired]).toEqual([0, [], []]);
-  const markdown = await runCommand(['diff', broken.reportDir, faithful.reportDir, '--format=markdown']);
-  expect(markdown.exitCode).toBe(0);
-  expect(markdown.stdout).toContain('| fixed | `signup-token.state.expired-not-enabled` | failed | passed |');
-});
-
-test('evidence bundles are compared once they verify; a changed bundle is refused in one line, exit code 2', async () => {
-  const [before, after] = await Promise.all([unpack(path.join(faithful.reportDir, 'evidence.tar.gz')), unpack(path.join(broken.reportDir, 'evidence.tar.gz'))]);
-  const copy = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-archive-'));
-  try {
-    cpSync(path.join(faithful.reportDir, 'evidence.tar.gz'), path.join(copy, 'evidence.tar.gz'));
-    const bundled = await runCommand(['diff', path.join(copy, 'evidence.tar.gz'), after]);
-    expect(bundled.exitCode, bundled.stdout + bundled.stderr).toBe(1);
-    expect(bundled.stdout).toContain('regressed (1):');
-    // A report edited to say the clause passed, in a bundle: its digest no longer holds.
-    const tampered = tamperedCopy(after, 'reports/conformance.json', (text) => text.replace('"status": "failed"', '"status": "passed"'));
-    const refused = await runCommand(['diff', before, tampered]);
-    expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(
-        /^admin-api-conformance diff: \S+ does not verify \(.*reports\/conformance\.json.*\); admin-api-conformance verify names every difference$/,
-      ),
-    ]);
-  } finally {
-    for (const dir of [before, after, copy]) rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('what cannot be compared is one line, exit code 2: a usage mistake, a missing run, an unknown format', async () => {
-  const usage = await runCommand(['diff', faithful.reportDir]);
-  expect([usage.exitCode, usage.stderr]).toEqual([
-    2,
-    'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]\n',
-  ]);
-  const missing = await runCommand(['diff', faithful.reportDir, '/nonexistent/run']);
-  expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
-  const format = await runCommand(['diff', faithful.reportDir, broken.reportDir, '--format', 'xml']);
-  expect(format.exitCode).toBe(2);
-  // A matrix that lists no target holds no run to compare.
-  const empty = path.join(mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-empty-')), 'conformance.json');
-  writeFileSync(empty, '{"kind": "matrix", "targets": []}\n');
-  const nothing = await runCommand(['diff', faithful.reportDir, empty]);
-  expect([nothing.exitCode, nothing.stderr]).toEqual([2, `admin-api-conformance diff: ${empty} holds no target's report\n`]);
-  rmSync(path.dirname(empty), { recursive: true, force: true });
-});
-
-/** A matrix folder of `n` copies of one run's report under other names, as a fleet run leaves it. */
-function fleetOf(run: SuiteRun, n: number, into: string): string {
-  const report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
-  const targets = Array.from({ length: n }, (_, i) => {
-    const name = `tenant-${i + 1}`;
-    mkdirSync(path.join(into, 'targets', name), { recursive: true });
-    writeFileSync(path.join(into, 'targets', name, 'conformance.json'), JSON.stringify({ ...report, target: { ...report.target, name } }));
-    return { name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: `targets/${name}/index.html` };
+// The runs are made once, for the tests that compare them: these tests share one worker.
+test.describe('two runs of the reference target, faithful and broken', () => {
+  test.describe.configure({ mode: 'default' });
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    server = await startReferenceServer(0, [fault]);
+    [faithful, broken] = await Promise.all([runSuite(referenceTargetEnv(server.url)), runSuite(referenceTargetEnv(`${server.url}/variants/${fault.name}`))]);
   });
-  writeFileSync(path.join(into, 'conformance.json'), JSON.stringify({ kind: 'matrix', targets }));
-  return into;
-}
+  test.afterAll(async () => {
+    await new Promise<void>((resolve) => server.server.close(() => resolve()));
+    for (const run of [faithful, broken]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  });
 
-test('a diff longer than a pipe holds at once reaches the pipe whole', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-fleet-'));
-  try {
-    const old = fleetOf(faithful, 300, path.join(dir, 'old'));
-    const now = fleetOf(broken, 300, path.join(dir, 'new'));
-    const run = await runCommand(['diff', old, now, '--format', 'json']);
-    expect(run.exitCode, run.stderr).toBe(1);
-    expect(run.stdout.length).toBeGreaterThan(64 * 1024);
-    expect((JSON.parse(run.stdout) as RunDiff).regressions).toBe(300);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  test('a clause that breaks between two runs is named as regressed, with its evidence, exit code 1', async () => {
+    const run = await runCommand(['diff', faithful.reportDir, broken.reportDir]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toBe('Conformance diff: 1 regressed; 1 clause changed, 45 unchanged');
+    expect(lines).toContain('  verdict: pass → fail');
+    expect(lines).toContain('regressed (1):');
+    expect(
+      lines.find((l) => l.startsWith('  signup-token.state.expired-not-enabled (MUST, passed → failed): GET /api/admin/invite-link/tokens/')),
+    ).toBeDefined();
+  });
+
+  test('the same runs the other way round: fixed, nothing regressed, exit code 0; as JSON and Markdown', async () => {
+    const json = await runCommand(['diff', path.join(broken.reportDir, 'conformance.json'), faithful.reportDir, '--format', 'json']);
+    expect(json.exitCode, json.stdout + json.stderr).toBe(0);
+    const diff = JSON.parse(json.stdout) as RunDiff;
+    expect(check(new URL('../../commands/diff.schema.json', `file://${__filename}`), diff)).toEqual({ ok: true, value: diff });
+    expect(diff.changes.map((c) => [c.id, c.kind, c.from, c.to])).toEqual([['signup-token.state.expired-not-enabled', 'fixed', 'failed', 'passed']]);
+    expect([diff.regressions, diff.judgeChanged, diff.unpaired]).toEqual([0, [], []]);
+    const markdown = await runCommand(['diff', broken.reportDir, faithful.reportDir, '--format=markdown']);
+    expect(markdown.exitCode).toBe(0);
+    expect(markdown.stdout).toContain('| fixed | `signup-token.state.expired-not-enabled` | failed | passed |');
+  });
+
+  test('evidence bundles are compared once they verify; a changed bundle is refused in one line, exit code 2', async () => {
+    const [before, after] = await Promise.all([
+      unpack(path.join(faithful.reportDir, 'evidence.tar.gz')),
+      unpack(path.join(broken.reportDir, 'evidence.tar.gz')),
+    ]);
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-archive-'));
+    try {
+      cpSync(path.join(faithful.reportDir, 'evidence.tar.gz'), path.join(copy, 'evidence.tar.gz'));
+      const bundled = await runCommand(['diff', path.join(copy, 'evidence.tar.gz'), after]);
+      expect(bundled.exitCode, bundled.stdout + bundled.stderr).toBe(1);
+      expect(bundled.stdout).toContain('regressed (1):');
+      // A report edited to say the clause passed, in a bundle: its digest no longer holds.
+      const tampered = tamperedCopy(after, 'reports/conformance.json', (text) => text.replace('"status": "failed"', '"status": "passed"'));
+      const refused = await runCommand(['diff', before, tampered]);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^admin-api-conformance diff: \S+ does not verify \(.*reports\/conformance\.json.*\); admin-api-conformance verify names every difference$/,
+        ),
+      ]);
+    } finally {
+      for (const dir of [before, after, copy]) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('what cannot be compared is one line, exit code 2: a usage mistake, a missing run, an unknown format', async () => {
+    const usage = await runCommand(['diff', faithful.reportDir]);
+    expect([usage.exitCode, usage.stderr]).toEqual([
+      2,
+      'admin-api-conformance diff: usage: admin-api-conformance diff <old run> <new run> [--format text|markdown|json] [--old-document <its text>] [--new-document <its text>]\n',
+    ]);
+    const missing = await runCommand(['diff', faithful.reportDir, '/nonexistent/run']);
+    expect([missing.exitCode, missing.stderr]).toEqual([2, 'admin-api-conformance diff: there is no file or folder /nonexistent/run\n']);
+    const format = await runCommand(['diff', faithful.reportDir, broken.reportDir, '--format', 'xml']);
+    expect(format.exitCode).toBe(2);
+    // A matrix that lists no target holds no run to compare.
+    const empty = path.join(mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-empty-')), 'conformance.json');
+    writeFileSync(empty, '{"kind": "matrix", "targets": []}\n');
+    const nothing = await runCommand(['diff', faithful.reportDir, empty]);
+    expect([nothing.exitCode, nothing.stderr]).toEqual([2, `admin-api-conformance diff: ${empty} holds no target's report\n`]);
+    rmSync(path.dirname(empty), { recursive: true, force: true });
+  });
+
+  /** A matrix folder of `n` copies of one run's report under other names, as a fleet run leaves it. */
+  function fleetOf(run: SuiteRun, n: number, into: string): string {
+    const report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const targets = Array.from({ length: n }, (_, i) => {
+      const name = `tenant-${i + 1}`;
+      mkdirSync(path.join(into, 'targets', name), { recursive: true });
+      writeFileSync(path.join(into, 'targets', name, 'conformance.json'), JSON.stringify({ ...report, target: { ...report.target, name } }));
+      return { name, baseUrl: report.target.baseUrl, verdict: report.verdict, summary: report.summary, report: `targets/${name}/index.html` };
+    });
+    writeFileSync(path.join(into, 'conformance.json'), JSON.stringify({ kind: 'matrix', targets }));
+    return into;
   }
+
+  test('a diff longer than a pipe holds at once reaches the pipe whole', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-fleet-'));
+    try {
+      const old = fleetOf(faithful, 300, path.join(dir, 'old'));
+      const now = fleetOf(broken, 300, path.join(dir, 'new'));
+      const run = await runCommand(['diff', old, now, '--format', 'json']);
+      expect(run.exitCode, run.stderr).toBe(1);
+      expect(run.stdout.length).toBeGreaterThan(64 * 1024);
+      expect((JSON.parse(run.stdout) as RunDiff).regressions).toBe(300);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** The enum of a schema that lists the kinds of change: the one that holds "regressed". */

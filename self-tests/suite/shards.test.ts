@@ -7,7 +7,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
-import { commandEnv, PROJECT_ROOT, runCommand, runSuite } from '../support/run-suite.ts';
+import { commandEnv, PROJECT_ROOT, runCommand, runSuite, type SuiteRun } from '../support/run-suite.ts';
 
 // Shards split a run's targets: each judges its own targets whole, every request sent once, and the merge
 // of their report folders is the run's report. What a merge cannot vouch for is no verdict.
@@ -38,6 +38,17 @@ test.afterAll(async () => {
 /** The identity the shards of one run share. */
 const RUN = { CONFORMANCE_RUN_ID: 'nightly 41' };
 
+// The tests that merge the shards of that run share them, made once: they share one worker, and copy a shard's
+// report folder before they change anything in it (gather).
+test.describe.configure({ mode: 'default' });
+const shardsOfRun = new Map<number, Promise<SuiteRun>>();
+/** Shard i/2 of the run named RUN: the first given its share by CONFORMANCE_SHARD, the second by --shard, as a job may pass it. */
+function shardOfRun(i: 1 | 2): Promise<SuiteRun> {
+  const env = { CONFORMANCE_TARGETS: files.join(','), ...RUN };
+  if (!shardsOfRun.has(i)) shardsOfRun.set(i, i === 1 ? runSuite({ ...env, CONFORMANCE_SHARD: '1/2' }) : runSuite(env, ['--shard=2/2']));
+  return shardsOfRun.get(i)!;
+}
+
 const matrixOf = (run: { report?: unknown }) => run.report as MatrixReport | undefined;
 
 /** Each shard's report folder copied into a folder of its own below `into`, as CI's artifacts arrive. */
@@ -48,11 +59,7 @@ function gather(into: string, shards: { reportDir: string }[]): string {
 
 test('shards judge their own targets whole, and merged give the report of one run of every target', async () => {
   const targets = files.join(',');
-  const [one, first, second] = await Promise.all([
-    runSuite({ CONFORMANCE_TARGETS: targets }),
-    runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: '1/2', ...RUN }),
-    runSuite({ CONFORMANCE_TARGETS: targets, ...RUN }, ['--shard=2/2']),
-  ]);
+  const [one, first, second] = await Promise.all([runSuite({ CONFORMANCE_TARGETS: targets }), shardOfRun(1), shardOfRun(2)]);
   // Every n-th target from the i-th: faithful and spare in the first shard, broken in the second.
   expect(matrixOf(first)?.targets.map((t) => [t.name, t.verdict])).toEqual([
     ['faithful', 'pass'],
@@ -86,7 +93,7 @@ test("with --shard=auto a job of GitLab's parallel: judges the share its CI_NODE
 });
 
 test('a merge that lacks a shard is no verdict, exit code 3, naming the targets not judged', async () => {
-  const first = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', ...RUN });
+  const first = await shardOfRun(1);
   const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-merge-'));
   try {
     const merged = await runCommand(['merge', gather(into, [first])]);
@@ -100,7 +107,7 @@ test('a merge that lacks a shard is no verdict, exit code 3, naming the targets 
 
 test('shards of two runs, or one shard twice, are refused in one line, exit code 3, and the report folder is left alone', async () => {
   const [ofThree, ofTwo, rerun] = await Promise.all([
-    runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', ...RUN }),
+    shardOfRun(1),
     runSuite({ CONFORMANCE_TARGETS: files.slice(0, 2).join(','), CONFORMANCE_SHARD: '2/2', ...RUN }),
     // "Re-run failed jobs": the second shard again, in the next attempt of the same CI run.
     runSuite({ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '2/2', GITHUB_RUN_ID: '7001', GITHUB_RUN_ATTEMPT: '2' }),
@@ -180,8 +187,7 @@ test("Playwright's own --shard, given to Playwright without the command, is refu
 });
 
 test('a merge collects only reports their evidence bundles hold, and marks results older than --stale-after or of another version than --deployed', async () => {
-  const targets = files.join(',');
-  const shards = await Promise.all([1, 2].map((i) => runSuite({ CONFORMANCE_TARGETS: targets, CONFORMANCE_SHARD: `${i}/2`, ...RUN })));
+  const shards = await Promise.all([shardOfRun(1), shardOfRun(2)]);
   const into = mkdtempSync(path.join(os.tmpdir(), 'conformance-shards-collect-'));
   try {
     const folder = gather(into, shards);
