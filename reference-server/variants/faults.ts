@@ -1,22 +1,19 @@
 import { errorBody, json } from '../respond.ts';
+import { OWNER_CLAUSES, PROJECT_CLAUSES } from './project-clauses.ts';
 import {
   PLAIN_LIST,
   answerAs,
   answerForAnotherSecret,
-  mutateErrors,
-  mutateEachProject,
-  mutateOwners,
-  mutateProjects,
-  mutateRole,
-  mutateToken,
-  mutateUsers,
+  mutate,
   rawText,
   rewrite,
   truncated,
   withContentType,
   type Change,
+  type Credential,
   type Fault,
   type Json,
+  type Match,
 } from './transforms.ts';
 import { isExpired } from '../../harness/contracts/expiry.ts';
 
@@ -25,23 +22,11 @@ import { isExpired } from '../../harness/contracts/expiry.ts';
 // faults of its own.
 
 const zoneless = (dateTime: string) => dateTime.replace(/Z$/, '');
-const userOwners = (change: Change) => mutateOwners((o) => o.ownerType === 'user' && change(o), PLAIN_LIST);
-const groupOwners = (change: Change) => mutateOwners((o) => o.ownerType === 'group' && change(o), PLAIN_LIST);
+const userOwners = (change: Change) => mutate.owners((o) => o.ownerType === 'user' && change(o), PLAIN_LIST);
+const groupOwners = (change: Change) => mutate.owners((o) => o.ownerType === 'group' && change(o), PLAIN_LIST);
 
 /** Clauses that judge the projects list without the archived parameter; an unreadable one leaves them errored. */
-const PROJECTS_BODY_CLAUSES = [
-  'projects.list.required',
-  'projects.list.types',
-  'projects.project.required',
-  'projects.project.types',
-  'projects.project.nullability',
-  'projects.project.date-time',
-  'projects.project.health-range',
-  'projects.project.owners-not-empty',
-  'projects.owner.kind',
-  'projects.owner.user',
-  'projects.owner.group',
-];
+const PROJECTS_BODY_CLAUSES = ['projects.list.required', 'projects.list.types', ...PROJECT_CLAUSES, ...OWNER_CLAUSES];
 
 const SIGNUP_TOKEN_FAULTS: Fault[] = [
   {
@@ -66,91 +51,91 @@ const SIGNUP_TOKEN_FAULTS: Fault[] = [
     name: 'token-without-name',
     description: 'a signup token lacks its required name',
     breaks: ['signup-token.token.required'],
-    transform: mutateToken((t) => delete t.name),
+    transform: mutate.token((t) => delete t.name),
   },
   {
     name: 'token-null-url-left-out',
     description: 'a token whose url is null leaves the required, nullable field out',
     breaks: ['signup-token.token.required'],
-    transform: mutateToken((t) => t.url === null && delete t.url),
+    transform: mutate.token((t) => t.url === null && delete t.url),
   },
   {
     name: 'token-enabled-as-string',
     description: 'enabled of a live token is the string "true", not a boolean',
     breaks: ['signup-token.token.types'],
-    transform: mutateToken((t) => t.enabled === true && (t.enabled = 'true')),
+    transform: mutate.token((t) => t.enabled === true && (t.enabled = 'true')),
   },
   {
     name: 'token-users-as-object',
     description: 'users of a token is an object keyed by user id, not an array',
     breaks: ['signup-token.token.types'],
-    transform: mutateToken((t) => Array.isArray(t.users) && (t.users = Object.fromEntries(t.users.map((u: Json) => [u.id, u])))),
+    transform: mutate.token((t) => Array.isArray(t.users) && (t.users = Object.fromEntries(t.users.map((u: Json) => [u.id, u])))),
   },
   {
     name: 'token-name-null',
     description: 'name of a token is null, which only url, createdBy and users may be',
     breaks: ['signup-token.token.nullability'],
-    transform: mutateToken((t) => (t.name = null)),
+    transform: mutate.token((t) => (t.name = null)),
   },
   {
     name: 'token-created-at-without-zone',
     description: 'createdAt of a token has no time-zone offset',
     breaks: ['signup-token.token.date-time'],
-    transform: mutateToken((t) => (t.createdAt = zoneless(t.createdAt))),
+    transform: mutate.token((t) => (t.createdAt = zoneless(t.createdAt))),
   },
   {
     name: 'token-expires-at-http-date',
     description: 'expiresAt of a live token is an HTTP date ("Wed, 01 May 2024 12:00:00 GMT")',
     breaks: ['signup-token.token.date-time'],
-    transform: mutateToken((t) => t.enabled && (t.expiresAt = new Date(t.expiresAt).toUTCString())),
+    transform: mutate.token((t) => t.enabled && (t.expiresAt = new Date(t.expiresAt).toUTCString())),
   },
   {
     name: 'user-without-id',
     description: 'a user of a token lacks its required id',
     breaks: ['signup-token.user.required'],
-    transform: mutateUsers((u) => delete u.id),
+    transform: mutate.users((u) => delete u.id),
   },
   {
     name: 'user-id-fractional',
     description: 'id of a user is a float (41.5) where an integer is due',
     breaks: ['signup-token.user.types'],
-    transform: mutateUsers((u) => (u.id += 0.5)),
+    transform: mutate.users((u) => (u.id += 0.5)),
   },
   {
     name: 'user-email-null',
     description: 'email of a user is null, which only name, username, seenAt and scimId may be',
     breaks: ['signup-token.user.nullability'],
-    transform: mutateUsers((u) => (u.email = null)),
+    transform: mutate.users((u) => (u.email = null)),
   },
   {
     name: 'user-seen-at-without-zone',
     description: 'seenAt of a user has no time-zone offset',
     breaks: ['signup-token.user.date-time'],
-    transform: mutateUsers((u) => typeof u.seenAt === 'string' && (u.seenAt = zoneless(u.seenAt))),
+    transform: mutate.users((u) => typeof u.seenAt === 'string' && (u.seenAt = zoneless(u.seenAt))),
   },
   {
     name: 'role-without-type',
     description: 'the role of a token lacks its required type',
     breaks: ['signup-token.role.required'],
-    transform: mutateRole((r) => delete r.type),
+    transform: mutate.role((r) => delete r.type),
   },
   {
     name: 'role-id-as-string',
     description: 'id of a role is a string ("3"), not an integer',
     breaks: ['signup-token.role.types'],
-    transform: mutateRole((r) => (r.id = String(r.id))),
+    transform: mutate.role((r) => (r.id = String(r.id))),
   },
   {
     name: 'role-name-null',
     description: 'name of a role is null, which only project may be',
     breaks: ['signup-token.role.nullability'],
-    transform: mutateRole((r) => (r.name = null)),
+    transform: mutate.role((r) => (r.name = null)),
   },
   {
     name: 'expired-token-enabled',
     description: 'a token whose expiresAt has passed is still enabled',
     breaks: ['signup-token.state.expired-not-enabled'],
-    transform: mutateToken((t) => isExpired(t.expiresAt, Date.now()) && (t.enabled = true)),
+    transform: mutate.token((t) => isExpired(t.expiresAt, Date.now()) && (t.enabled = true)),
   },
 ];
 
@@ -172,79 +157,79 @@ const PROJECTS_FAULTS: Fault[] = [
     name: 'projects-list-without-version',
     description: 'the projects list has no version',
     breaks: ['projects.list.required'],
-    transform: mutateProjects((l) => delete l.version, PLAIN_LIST),
+    transform: mutate.projects((l) => delete l.version, PLAIN_LIST),
   },
   {
     name: 'projects-version-fractional',
     description: 'version of the projects list is a float (1.5) where an integer is due',
     breaks: ['projects.list.types'],
-    transform: mutateProjects((l) => (l.version = 1.5), PLAIN_LIST),
+    transform: mutate.projects((l) => (l.version = 1.5), PLAIN_LIST),
   },
   {
     name: 'projects-as-object',
     description: 'projects is an object keyed by project id, not an array',
     breaks: ['projects.list.types'],
-    transform: mutateProjects((l) => (l.projects = Object.fromEntries(l.projects.map((p: Json) => [p.id, p]))), PLAIN_LIST),
+    transform: mutate.projects((l) => (l.projects = Object.fromEntries(l.projects.map((p: Json) => [p.id, p]))), PLAIN_LIST),
   },
   {
     name: 'project-without-name',
     description: 'a project lacks its required name',
     breaks: ['projects.project.required'],
-    transform: mutateEachProject((p) => delete p.name, PLAIN_LIST),
+    transform: mutate.eachProject((p) => delete p.name, PLAIN_LIST),
   },
   {
     name: 'project-mode-outside-list',
     description: 'mode of a project is "public", not one of open, protected, private',
     breaks: ['projects.project.types'],
-    transform: mutateEachProject((p) => (p.mode = 'public'), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.mode = 'public'), PLAIN_LIST),
   },
   {
     name: 'project-created-at-null',
     description: 'createdAt of a project is null, which it may not be',
     breaks: ['projects.project.nullability'],
-    transform: mutateEachProject((p) => (p.createdAt = null), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.createdAt = null), PLAIN_LIST),
   },
   {
     name: 'project-created-at-without-zone',
     description: 'createdAt of a project has no time-zone offset',
     breaks: ['projects.project.date-time'],
-    transform: mutateEachProject((p) => (p.createdAt = zoneless(p.createdAt)), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.createdAt = zoneless(p.createdAt)), PLAIN_LIST),
   },
   {
     name: 'project-updated-at-impossible-day',
     description: 'lastUpdatedAt of a project is February 30th',
     breaks: ['projects.project.date-time'],
-    transform: mutateEachProject((p) => (p.lastUpdatedAt = '2024-02-30T10:00:00Z'), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.lastUpdatedAt = '2024-02-30T10:00:00Z'), PLAIN_LIST),
   },
   {
     name: 'project-health-above-100',
     description: 'health of a project is 100.5, above the scale',
     breaks: ['projects.project.health-range'],
-    transform: mutateEachProject((p) => (p.health = 100.5), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.health = 100.5), PLAIN_LIST),
   },
   {
     name: 'project-health-negative',
     description: 'health of a project is -1, below the scale',
     breaks: ['projects.project.health-range'],
-    transform: mutateEachProject((p) => (p.health = -1), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.health = -1), PLAIN_LIST),
   },
   {
     name: 'project-owners-empty',
     description: 'a project has an empty owners list instead of the system owner',
     breaks: ['projects.project.owners-not-empty'],
-    transform: mutateEachProject((p) => (p.owners = []), PLAIN_LIST),
+    transform: mutate.eachProject((p) => (p.owners = []), PLAIN_LIST),
   },
   {
     name: 'owner-of-unknown-kind',
     description: 'an owner has ownerType "team", not user, group or system',
     breaks: ['projects.owner.kind'],
-    transform: mutateOwners((o) => (o.ownerType = 'team'), PLAIN_LIST),
+    transform: mutate.owners((o) => (o.ownerType = 'team'), PLAIN_LIST),
   },
   {
     name: 'owner-without-owner-type',
     description: 'an owner lacks its required ownerType',
     breaks: ['projects.owner.kind'],
-    transform: mutateOwners((o) => delete o.ownerType, PLAIN_LIST),
+    transform: mutate.owners((o) => delete o.ownerType, PLAIN_LIST),
   },
   {
     name: 'user-owner-without-name',
@@ -272,8 +257,17 @@ const PROJECTS_FAULTS: Fault[] = [
   },
 ];
 
+/**
+ * A fault of authentication: the requests `sent` selects (by credential, and by operation where it names one) get the
+ * faithful answer to another credential, `answeredAs`, instead of their own.
+ */
+const authenticationFault = (sent: Match, answeredAs: Credential, fault: Omit<Fault, 'transform'>): Fault => ({
+  ...fault,
+  transform: rewrite(sent, answerAs(answeredAs)),
+});
+
 const AUTHENTICATION_FAULTS: Fault[] = [
-  {
+  authenticationFault({}, 'admin', {
     name: 'no-authentication',
     description: 'every request is answered as if it carried the admin token',
     breaks: [
@@ -284,44 +278,37 @@ const AUTHENTICATION_FAULTS: Fault[] = [
       'auth.projects.invalid-token',
       'auth.projects.forbidden',
     ],
-    transform: rewrite({}, answerAs('admin')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'invalid' }, 'admin', {
     name: 'invalid-token-accepted',
     description: 'a token the server never issued is accepted as the admin token',
     breaks: ['auth.signup-token.invalid-token', 'auth.projects.invalid-token'],
-    transform: rewrite({ credential: 'invalid' }, answerAs('admin')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'none' }, 'forbidden', {
     name: 'missing-header-answered-403',
     description: 'a request without an authorization header is answered 403 NoAccessError, not 401',
     breaks: ['auth.signup-token.missing-header', 'auth.projects.missing-header'],
-    transform: rewrite({ credential: 'none' }, answerAs('forbidden')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'forbidden' }, 'none', {
     name: 'forbidden-answered-401',
     description: 'a valid token that lacks the permission is answered 401, not 403',
     breaks: ['auth.signup-token.forbidden', 'auth.projects.forbidden'],
-    transform: rewrite({ credential: 'forbidden' }, answerAs('none')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'forbidden', operation: 'signup-token' }, 'admin', {
     name: 'forbidden-let-through-on-tokens',
     description: 'the token lacking the permission may still read signup tokens',
     breaks: ['auth.signup-token.forbidden'],
-    transform: rewrite({ credential: 'forbidden', operation: 'signup-token' }, answerAs('admin')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'forbidden', operation: 'projects' }, 'admin', {
     name: 'forbidden-let-through-on-projects',
     description: 'the token lacking the permission may still list projects',
     breaks: ['auth.projects.forbidden'],
-    transform: rewrite({ credential: 'forbidden', operation: 'projects' }, answerAs('admin')),
-  },
-  {
+  }),
+  authenticationFault({ credential: 'viewer', operation: 'signup-token' }, 'admin', {
     name: 'viewer-let-through-on-tokens',
     description: "a token refused the signup token only (a viewer's) may still read signup tokens",
     breaks: ['auth.signup-token.forbidden'],
-    transform: rewrite({ credential: 'viewer', operation: 'signup-token' }, answerAs('admin')),
-  },
+  }),
 ];
 
 const ERROR_FAULTS: Fault[] = [
@@ -335,13 +322,13 @@ const ERROR_FAULTS: Fault[] = [
     name: '401-token-named-unauthorized',
     description: '401 answers to token requests are named "Unauthorized", not AuthenticationRequired',
     breaks: ['error.signup-token.401'],
-    transform: mutateErrors(401, (e) => (e.name = 'Unauthorized'), { operation: 'signup-token' }),
+    transform: mutate.errors(401, (e) => (e.name = 'Unauthorized'), { operation: 'signup-token' }),
   },
   {
     name: '403-without-name',
     description: '403 error objects lack name',
     breaks: ['error.signup-token.403', 'error.projects.403'],
-    transform: mutateErrors(403, (e) => delete e.name),
+    transform: mutate.errors(403, (e) => delete e.name),
   },
   {
     name: '403-served-as-html',

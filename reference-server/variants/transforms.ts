@@ -78,22 +78,31 @@ export const mapBody = (operation: Operation, map: (body: Json) => unknown, only
 const changed = (change: Change) => (body: Json) => (change(body), body);
 
 /** Changes the body of every 200 answer to a token request (the admin token's, as the suite sends it). */
-export const mutateToken = (change: Change) => mapBody('signup-token', changed(change));
-export const mutateUsers = (change: Change) => mutateToken((t) => Array.isArray(t.users) && t.users.forEach(change));
-export const mutateRole = (change: Change) => mutateToken((t) => change(t.role));
+const token = (change: Change) => mapBody('signup-token', changed(change));
 
 /** Only the list asked for without the archived parameter, so that a fault leaves projects.archived.accepted alone. */
 export const PLAIN_LIST: Match = { archived: [null] };
 
 /** Changes the body of every 200 answer to a projects request, or of those `only` selects. */
-export const mutateProjects = (change: Change, only: Match = {}) => mapBody('projects', changed(change), only);
-export const mutateEachProject = (change: (project: Json, index: number) => unknown, only: Match = {}) =>
-  mutateProjects((l) => l.projects.forEach(change), only);
-export const mutateOwners = (change: Change, only: Match = {}) => mutateEachProject((p) => p.owners?.forEach(change), only);
+const projects = (change: Change, only: Match = {}) => mapBody('projects', changed(change), only);
+const eachProject = (change: (project: Json, index: number) => unknown, only: Match = {}) => projects((l) => l.projects.forEach(change), only);
 
-/** Changes the body of every error answer with the given status, or of those `only` selects. */
-export const mutateErrors = (status: 401 | 403, change: Change, only: Match = {}) =>
-  rewrite({ ...only, status }, (response) => ({ ...response, body: changed(change)(copyOf(response)) }));
+/**
+ * Changes made in place to (a copy of) one part of the answers, named by that part: the token, its users or role,
+ * the projects list, each project or each owner of 200 answers, the error object of 401 or 403 answers.
+ * `mutate.owners((o) => delete o.name)` deletes the name of every owner.
+ */
+export const mutate = {
+  token,
+  users: (change: Change) => token((t) => Array.isArray(t.users) && t.users.forEach(change)),
+  role: (change: Change) => token((t) => change(t.role)),
+  projects,
+  eachProject,
+  owners: (change: Change, only: Match = {}) => eachProject((p) => p.owners?.forEach(change), only),
+  /** The body of every error answer with the given status, or of those `only` selects. */
+  errors: (status: 401 | 403, change: Change, only: Match = {}) =>
+    rewrite({ ...only, status }, (response) => ({ ...response, body: changed(change)(copyOf(response)) })),
+};
 
 export const withContentType =
   (contentType: string) =>

@@ -7,7 +7,7 @@ import { judge } from '../../harness/judging/judge.ts';
 import { createRedactor, createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
-import { mutateToken } from '../../reference-server/variants/transforms.ts';
+import { mutate } from '../../reference-server/variants/transforms.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
@@ -74,7 +74,7 @@ for (const [form, spell] of OTHERWISE) {
     const variant: Variant = {
       name: `secret-as-${form}`,
       description: `the secret of a token is answered as ${form}`,
-      transform: mutateToken((token) => {
+      transform: mutate.token((token) => {
         token.secret = spell(token.secret);
       }),
     };

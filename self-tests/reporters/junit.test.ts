@@ -1,22 +1,14 @@
 import { expect, test } from '@playwright/test';
-import type { Clause } from '../../harness/contracts/catalogue.ts';
 import type { ClauseRun } from '../../harness/judging/verdicts.ts';
 import { buildConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderJunit } from '../../reporters/junit.ts';
 import { launchChromium } from '../support/browser.ts';
+import { ONE_CLAUSE_PER_STATUS } from '../support/every-status.ts';
 import { runMeta } from '../support/run-meta.ts';
 
 // JUnit tells FAIL from ERROR from SKIP as the report does: read back by a real XML parser (Chromium's), as a
 // CI system reads it.
 
-const CATALOGUE: Clause[] = [
-  { id: 'a.passed', section: '2.1', level: 'MUST', title: 'passes', profile: 'core' },
-  { id: 'b.failed', section: '2.1', level: 'MUST', title: 'fails', profile: 'core' },
-  { id: 'c.errored', section: '2.4', level: 'MUST', title: 'errors', profile: 'core' },
-  { id: 'd.deviation', section: '7', level: 'MUST', title: 'fails, accepted', profile: 'core' },
-  { id: 'e.not-exercised', section: '5', level: 'MUST', title: 'needs input', profile: 'tokens' },
-  { id: 'f.observed', section: '9', level: 'INFO', title: 'is observed' },
-];
 const HOSTILE = 'a "quote" & <tag> \u001b[31m\u202e and ]]> end';
 const RUNS: ClauseRun[] = [
   { clause: 'a.passed', outcome: 'passed' },
@@ -24,10 +16,10 @@ const RUNS: ClauseRun[] = [
   { clause: 'c.errored', outcome: 'errored', reason: `could not evaluate: ${HOSTILE}` },
   { clause: 'd.deviation', outcome: 'failed', reason: 'violated, and known' },
   { clause: 'e.not-exercised', outcome: 'not-exercised', reason: 'needs CONFORMANCE_SIGNUP_TOKENS' },
-  { clause: 'f.observed', outcome: 'passed' },
+  { clause: 'g.observed', outcome: 'passed' },
 ];
 const report = buildConformanceReport(
-  CATALOGUE,
+  ONE_CLAUSE_PER_STATUS,
   RUNS,
   runMeta({
     profiles: [
@@ -67,13 +59,15 @@ test('an errored clause is an <error>, a violation a <failure>, a known deviatio
       ['c.errored', 'errored', ['error']],
       ['d.deviation', 'known-deviation', ['system-out']],
       ['e.not-exercised', 'not-exercised', ['skipped']],
-      ['f.observed', 'observed', ['skipped']],
+      ['f.not-judged', 'not-judged', ['skipped']],
+      ['g.observed', 'observed', ['skipped']],
     ]);
-    expect(parsed.counts).toEqual({ tests: '6', failures: '1', errors: '1', skipped: '2' });
+    expect(parsed.counts).toEqual({ tests: '7', failures: '1', errors: '1', skipped: '3' });
     expect(parsed.cases[4].message).toBe('not exercised: needs CONFORMANCE_SIGNUP_TOKENS');
+    expect(parsed.cases[5].message).toMatch(/^not judged: /);
     // What a target wrote arrives as text: its controls shown as escapes, nothing of it markup.
     expect(parsed.cases[2].message).toContain('could not evaluate: a "quote" & <tag> \\u001b[31m\\u202e and ]]> end');
-    expect(parsed.properties).toMatchObject({ verdict: 'fail', 'claim.profiles': 'core,tokens', 'profile.tokens': 'claimed, not-exercised' });
+    expect(parsed.properties).toMatchObject({ verdict: 'fail', 'claim.profiles': 'core,tokens', 'profile.tokens': 'claimed, not-judged' });
   } finally {
     await browser.close();
   }

@@ -55,6 +55,13 @@ function diffOf(before: ClauseResult, after: ClauseResult, documents: DocumentCo
   return diffRuns({ source: 'old', reports: [report(OLD_TEXT, before)] }, { source: 'new', reports: [report(newText, after)] }, documents);
 }
 
+/** The judge's words for the violations and the row change the cases below are made of. */
+const FEATURE_COUNT_ABSENT = 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present';
+const NAME_ABSENT = 'GET /api/admin/projects: /projects/0/name is absent; the field "name" to be present';
+const REQUIRED_NOW = 'the document changed 2.5 Project object, featureCount: required no → yes';
+/** The row change named where the clause rests on it, yet the change does not account for the clause's. */
+const requiredNowBut = (unaccounted: string) => `${REQUIRED_NOW}, which this clause rests on, but ${unaccounted}`;
+
 const KINDS: { description: string; before: ClauseResult; after: ClauseResult; rows: RowChange[]; kind: string; why: string; newText?: string }[] = [
   {
     description: 'a clause that fails where a row made a field required',
@@ -62,7 +69,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT]),
     rows: [row('featureCount')],
     kind: 'changed-by-document',
-    why: 'the document changed 2.5 Project object, featureCount: required no → yes; GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present',
+    why: `${REQUIRED_NOW}; ${FEATURE_COUNT_ABSENT}`,
   },
   {
     description: 'a clause that fails at a field no changed row names',
@@ -70,7 +77,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [NAME]),
     rows: [row('featureCount')],
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/name is absent; the field "name" to be present; the document changed 2.5 Project object, featureCount: required no → yes, which this clause rests on, but its violation at /projects/0/name lies at none of their fields',
+    why: `${NAME_ABSENT}; ${requiredNowBut('its violation at /projects/0/name lies at none of their fields')}`,
   },
   {
     description: 'a clause that fails at a changed row and at another field',
@@ -78,7 +85,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT, NAME]),
     rows: [row('featureCount')],
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present; the document changed 2.5 Project object, featureCount: required no → yes, which this clause rests on, but its violation at /projects/0/name lies at none of their fields',
+    why: `${FEATURE_COUNT_ABSENT}; ${requiredNowBut('its violation at /projects/0/name lies at none of their fields')}`,
   },
   {
     description: 'a clause that fails at a changed row, with violations the report did not keep',
@@ -86,7 +93,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT], 3),
     rows: [row('featureCount')],
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present; the document changed 2.5 Project object, featureCount: required no → yes, which this clause rests on, but 3 of its violations were not kept in the report',
+    why: `${FEATURE_COUNT_ABSENT}; ${requiredNowBut('3 of its violations were not kept in the report')}`,
   },
   {
     description: 'a clause that fails at a field whose changed row touches other clauses only',
@@ -94,7 +101,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT]),
     rows: [row('featureCount', ['projects.project.types'], 'type')],
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present',
+    why: FEATURE_COUNT_ABSENT,
   },
   {
     description: "a field whose name is part of the changed field's only",
@@ -126,7 +133,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT]),
     rows: [row('featureCount')],
     kind: 'changed-by-document',
-    why: 'the document changed 2.5 Project object, featureCount: required no → yes; GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present',
+    why: `${REQUIRED_NOW}; ${FEATURE_COUNT_ABSENT}`,
   },
   {
     description: 'a known deviation that no longer applies, at a changed row: the deviation ended, not the document',
@@ -134,7 +141,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [FEATURE_COUNT]),
     rows: [row('featureCount')],
     kind: 'deviation-ended',
-    why: 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present',
+    why: FEATURE_COUNT_ABSENT,
   },
   {
     description: 'a target judged by a third text, which the rows compared are not about',
@@ -143,7 +150,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     rows: [row('featureCount')],
     newText: THIRD_TEXT,
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present',
+    why: FEATURE_COUNT_ABSENT,
   },
 ];
 

@@ -13,3 +13,12 @@ const validate = ajv.compile(schema);
 export function reportSchemaErrors(report: unknown): string[] {
   return validate(report) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
+
+/** Every status a clause may have in conformance.json, as its schema lists them (so a new one shows here). */
+export const CLAUSE_STATUSES: readonly string[] = statusesOf(schema.$defs?.clause?.properties?.status?.enum);
+
+function statusesOf(listed: unknown): string[] {
+  if (!Array.isArray(listed) || !listed.every((s) => typeof s === 'string'))
+    throw new Error('conformance-report.schema.json: $defs.clause.properties.status.enum is not a list of names');
+  return listed;
+}
