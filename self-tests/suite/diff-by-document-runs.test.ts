@@ -9,7 +9,7 @@ import { check } from '../../harness/files/checked.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS, VALID_VARIANTS } from '../../reference-server/variants/index.ts';
 import { unpack } from '../support/bundles.ts';
-import { referenceTargetEnv, runCommand, runSuite, statusesOf, type SuiteRun } from '../support/run-suite.ts';
+import { referenceTargetEnv, runCommand, runSuite, statusesOf, type SuiteRun, diffLines } from '../support/run-suite.ts';
 import { suiteCopy } from '../support/suite-copy.ts';
 
 // Issue 31, point 3, as a black box: one target judged by this suite and by a copy of it whose document makes
@@ -61,9 +61,7 @@ test('the copy judges the clause the edited row touches failed, where this suite
 });
 
 test('a diff of the two bundles names the changed row, and the clause as changed by the document: exit code 0', async () => {
-  const run = await runCommand(['diff', bundleOf(old), bundleOf(neu)]);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
-  const lines = run.stdout.trim().split('\n');
+  const lines = await diffLines(bundleOf(old), bundleOf(neu), 0);
   expect(lines[0]).toBe('Conformance diff: nothing regressed; 1 clause changed, 45 unchanged');
   expect(lines).toContain('    row 2.5 Project object, featureCount: required no → yes; touches projects.project.required');
   expect(lines).toContain('changed by the document (1):');

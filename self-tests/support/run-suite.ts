@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,6 +123,13 @@ export async function runCommand(
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
   rmSync(cwd, { recursive: true, force: true });
   return { exitCode, stdout, stderr, report };
+}
+
+/** The lines `diff` prints comparing two runs, once it exited as expected (its output in the failure if not). */
+export async function diffLines(before: string, after: string, exitCode: number): Promise<string[]> {
+  const run = await runCommand(['diff', before, after]);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(exitCode);
+  return run.stdout.trim().split('\n');
 }
 
 /** The configuration that points the suite at a reference server (or a variant of it) started by a test. */
