@@ -1,5 +1,5 @@
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
-import { schemaClauses } from '../harness/judging/schema-findings.ts';
+import { schemaClauses } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { RESOURCE_CHECKS } from './2-resources.ts';
 import { FIELD_OBSERVATIONS } from './2-fields-observed.ts';
