@@ -6,7 +6,7 @@ import type { Exchange } from '../harness/transport/exchange.ts';
 import { readJsonBody } from '../harness/json/json-body.ts';
 import type { JsonBody } from '../harness/json/json-readings.ts';
 import { isRfc3339DateTime } from '../harness/contracts/rfc3339.ts';
-import { schemaFindings } from '../harness/judging/schema-findings.ts';
+import { schemaFindings } from '../harness/judging/violations.ts';
 import { schemaTree } from '../harness/judging/schema-tree.ts';
 import { walkBody } from '../harness/judging/schema-walk.ts';
 import { validators, type SchemaName } from '../harness/contracts/validator.ts';

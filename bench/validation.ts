@@ -4,7 +4,7 @@
 // is cold and peak memory is that list's own.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { MAX_VIOLATIONS_KEPT } from '../harness/judging/verdict.ts';
+import { MAX_VIOLATIONS_KEPT } from '../harness/judging/violations.ts';
 import { closingTable, type Figure } from './figures.ts';
 import { formatMs, loadAverage, machine, markdownTable, median } from './measure.ts';
 import type { BrokenShare } from './data.ts';

@@ -1,6 +1,5 @@
 import type { Answers } from '../harness/judging/answers.ts';
-import { walkOf } from '../harness/judging/schema-findings.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import { walkOf, type ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 
 // Sections 2.1, 2.2 and 2.5 leave other fields open, and mark some deprecated: reported, never judged.

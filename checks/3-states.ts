@@ -2,7 +2,7 @@ import type { Answers } from '../harness/judging/answers.ts';
 import { field } from '../harness/contracts/fields.ts';
 import { describeReceived } from '../harness/judging/received.ts';
 import { isExpired } from '../harness/contracts/expiry.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 
 // Section 3: when a signup token's expiresAt lies in the past, enabled is false.

@@ -1,6 +1,6 @@
 import type { Answers } from '../harness/judging/answers.ts';
 import { operationDrift, OPERATIONS } from '../harness/contracts/description-drift.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { descriptionRequest } from '../harness/recording/plan.ts';
 

@@ -1,7 +1,7 @@
 import type { Answers } from '../harness/judging/answers.ts';
 import { field } from '../harness/contracts/fields.ts';
 import { describeReceived } from '../harness/judging/received.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { checkJsonAnswer } from './rules.ts';
 

@@ -1,6 +1,6 @@
 import type { Answers } from '../harness/judging/answers.ts';
 import type { Operation } from '../harness/config/config.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { authStatusUnevaluable, checkStatus } from './rules.ts';
 

@@ -1,6 +1,6 @@
 import type { Answers } from '../harness/judging/answers.ts';
 import { field } from '../harness/contracts/fields.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 
 // Section 9: the list's version is reported, never judged beyond its type (2.4).

@@ -1,5 +1,5 @@
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
-import { schemaClauses } from '../harness/judging/schema-findings.ts';
+import { schemaClauses } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { RESOURCE_CHECKS } from './2-resources.ts';
 import { FIELD_OBSERVATIONS } from './2-fields-observed.ts';
@@ -26,14 +26,24 @@ export const CHECKS: Check[] = [
   ...VERSIONING_CHECKS,
 ];
 
-/** Where the checks, the catalogue and the contracts' annotations disagree, one line each. */
+/**
+ * Where the checks, the catalogue and the contracts' annotations disagree, one line each. The checks of section 2
+ * are the clauses the contracts name (checks/2-resources.ts): a contract that names a clause the catalogue lacks, or
+ * one a section's file also checks, is caught here as any other check is.
+ */
 export function checkProblems(checks: Check[] = CHECKS): string[] {
   const problems: string[] = [];
   const catalogue = new Set(loadCatalogue().map((c) => c.id));
   const ids = checks.map((c) => c.clause);
   for (const id of ids.filter((id, i) => ids.indexOf(id) !== i)) problems.push(`${id} has two checks`);
-  for (const id of ids.filter((id) => !catalogue.has(id))) problems.push(`${id} has a check but is not in contracts/clauses.yaml`);
-  for (const id of [...catalogue].filter((id) => !ids.includes(id))) problems.push(`${id} is in contracts/clauses.yaml but has no check in checks/`);
+  for (const c of checks.filter((c) => !catalogue.has(c.clause)))
+    problems.push(
+      'schema' in c
+        ? `${c.clause} is read from contracts/${c.schema}.schema.json but is not in contracts/clauses.yaml`
+        : `${c.clause} has a check but is not in contracts/clauses.yaml`,
+    );
+  for (const id of [...catalogue].filter((id) => !ids.includes(id)))
+    problems.push(`${id} is in contracts/clauses.yaml but no check in checks/ judges it and no contract names it`);
   for (const name of ['public-signup-token', 'projects'] as const) {
     const fromSchema = checks.filter((c) => 'schema' in c && c.schema === name).map((c) => c.clause);
     const named = schemaClauses(name);

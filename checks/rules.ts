@@ -3,8 +3,7 @@ import { field } from '../harness/contracts/fields.ts';
 import { isJsonMediaType, type Exchange } from '../harness/transport/exchange.ts';
 import { describeReceived, valueAt } from '../harness/judging/received.ts';
 import { validators } from '../harness/contracts/validator.ts';
-import type { ClauseCheck } from '../harness/judging/verdict.ts';
-import { schemaRequirement } from '../harness/judging/requirement.ts';
+import { schemaRequirement, type ClauseCheck } from '../harness/judging/violations.ts';
 
 // Rules more than one section applies; each check file says which of them it uses and why.
 

@@ -1,12 +1,11 @@
 import type { Clause } from '../harness/contracts/catalogue.ts';
 import type { KnownDeviation } from '../harness/config/deviations.ts';
-import type { ClauseEvidence } from '../harness/judging/evidence.ts';
+import type { ClauseEvidence, ClauseRun } from '../harness/judging/verdicts.ts';
 import type { SpecDocument } from '../harness/contracts/document.ts';
 import type { Product } from '../harness/config/product.ts';
-import type { ClauseRun } from '../harness/judging/verdicts.ts';
 import type { Consistency } from '../harness/judging/repeat.ts';
 
-import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
+import type { Outcome as JudgedStatus } from '../harness/judging/violations.ts';
 import type { Gate } from '../harness/config/gate.ts';
 import type { ClauseChange } from './change.ts';
 import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';

@@ -1,4 +1,4 @@
-import type { Outcome as JudgedStatus } from '../harness/judging/verdict.ts';
+import type { Outcome as JudgedStatus } from '../harness/judging/violations.ts';
 
 // The statuses a clause ends with, and clauses counted by status: the one way the summary, the MUST line and each claimed profile count them.
 

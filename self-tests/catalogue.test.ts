@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CHECKS, checkProblems } from '../checks/index.ts';
+import { CHECKS, checkProblems, type Check } from '../checks/index.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { PROJECT_ROOT } from './support/run-suite.ts';
 
@@ -60,12 +60,26 @@ test('every catalogue clause has exactly one check in checks/, every check a cat
   expect(checkProblems()).toEqual([]);
 });
 
-test('a check without a catalogue clause, a clause without a check and a contract clause no check reads are each named', () => {
+test('a check without a catalogue clause, a clause without a check, two checks of one clause and a contract clause no check reads are each named', () => {
   const checks = CHECKS.filter((c) => c.clause !== 'signup-token.state.expired-not-enabled' && c.clause !== 'projects.project.health-range');
-  expect(checkProblems([...checks, { clause: 'signup-token.no-such-clause', judge: () => {} }])).toEqual([
+  const broken: Check[] = [
+    ...checks,
+    { clause: 'signup-token.no-such-clause', judge: () => {} },
+    // A section's file judging a clause its contract already names.
+    { clause: 'projects.owner.kind', judge: () => {} },
+    // A clause read from a contract that the catalogue lacks, and one read from a contract that names another.
+    { clause: 'projects.no-such-clause', schema: 'projects' },
+    { clause: 'signup-token.token.required', schema: 'projects' },
+  ];
+  expect(checkProblems(broken)).toEqual([
+    'projects.owner.kind has two checks',
+    'signup-token.token.required has two checks',
     'signup-token.no-such-clause has a check but is not in contracts/clauses.yaml',
-    'signup-token.state.expired-not-enabled is in contracts/clauses.yaml but has no check in checks/',
-    'projects.project.health-range is in contracts/clauses.yaml but has no check in checks/',
+    'projects.no-such-clause is read from contracts/projects.schema.json but is not in contracts/clauses.yaml',
+    'signup-token.state.expired-not-enabled is in contracts/clauses.yaml but no check in checks/ judges it and no contract names it',
+    'projects.project.health-range is in contracts/clauses.yaml but no check in checks/ judges it and no contract names it',
     'contracts/projects.schema.json names projects.project.health-range, which no check reads from it',
+    'projects.no-such-clause is read from contracts/projects.schema.json, which never names it',
+    'signup-token.token.required is read from contracts/projects.schema.json, which never names it',
   ]);
 });

@@ -4,8 +4,7 @@ import { readJsonBody } from '../json/json-body.ts';
 import type { JsonBody } from '../json/json-readings.ts';
 import { PROJECTS_PATH, authPath, tokenPath } from '../recording/plan.ts';
 import { keyOf, type Recording } from '../recording/recording.ts';
-import { schemaFindings, type ReadBody } from './schema-findings.ts';
-import type { ClauseCheck } from './verdict.ts';
+import { schemaFindings, type ClauseCheck, type ReadBody } from './violations.ts';
 
 /** What the judge knows of the target besides its answers: what it was asked with. */
 export interface JudgeInput {

@@ -1,6 +1,6 @@
 import { Answers, type JudgeInput } from './answers.ts';
 import type { Recording } from '../recording/recording.ts';
-import { ClauseCheck } from './verdict.ts';
+import { ClauseCheck } from './violations.ts';
 
 /**
  * One clause of the catalogue and how it is judged (checks/ holds them, one file per section): from the

@@ -2,7 +2,7 @@ import { isJsonMediaType, type Exchange } from '../transport/exchange.ts';
 import { field } from '../contracts/fields.ts';
 import { readJsonBody } from '../json/json-body.ts';
 import { keyOf } from '../recording/recording.ts';
-import { schemaFindings } from './schema-findings.ts';
+import { schemaFindings } from './violations.ts';
 
 /** What one answer amounts to for the clauses: status, media type, and which schema clauses it breaks. */
 export function answerSignature(exchange: Exchange): string {

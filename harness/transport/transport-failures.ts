@@ -6,7 +6,7 @@ import { maxHeaderSize } from 'node:http';
 /**
  * Text the target chose (a coding's name, a certificate's names), quoted, so that it cannot pass for the
  * suite's own words. Never cut here: a cut made before redaction would leave a part of a secret the target
- * echoed inside the words; whoever shows them redacts first, then cuts (harness/judging/evidence.ts).
+ * echoed inside the words; whoever shows them redacts first, then cuts (harness/judging/verdicts.ts).
  */
 function quoted(text: string): string {
   return JSON.stringify(text);

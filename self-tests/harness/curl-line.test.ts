@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { curlLine } from '../../harness/judging/evidence.ts';
+import { curlLine } from '../../harness/judging/verdicts.ts';
 import type { Exchange } from '../../harness/transport/exchange.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 

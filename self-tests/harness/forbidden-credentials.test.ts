@@ -5,7 +5,7 @@ import { judge } from '../../harness/judging/judge.ts';
 import { makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
-import { requirementText } from '../../harness/judging/requirement.ts';
+import { requirementText } from '../../harness/judging/violations.ts';
 
 // Section 5 names no permission per operation: each forbidden credential is sent to, and judged on, the
 // operations it was given for.

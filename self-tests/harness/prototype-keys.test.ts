@@ -1,6 +1,6 @@
 import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
-import { clauseEvidence } from '../../harness/judging/evidence.ts';
+import { clauseEvidence } from '../../harness/judging/verdicts.ts';
 import type { Exchange } from '../../harness/transport/exchange.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { loadChecks } from '../../checks/index.ts';
-import { clauseEvidence } from '../../harness/judging/evidence.ts';
+import { clauseEvidence } from '../../harness/judging/verdicts.ts';
 import { judge } from '../../harness/judging/judge.ts';
-import { kindOf, requirementText, schemaRequirement, type Requirement } from '../../harness/judging/requirement.ts';
+import { kindOf, requirementText, schemaRequirement, type Requirement } from '../../harness/judging/violations.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../../harness/transport/exchange.ts';
 import { readJsonBody } from '../../harness/json/json-body.ts';
-import { schemaFindings } from '../../harness/judging/schema-findings.ts';
+import { schemaFindings } from '../../harness/judging/violations.ts';
 
 const exchange = { request: { method: 'GET', path: '/x', credential: 'admin' }, url: 'http://t/x', startedAt: 0, durationMs: 0, bodyBytes: 0 } as Exchange;
 

@@ -1,10 +1,9 @@
 import { loadChecks } from '../../checks/index.ts';
 import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { judge } from '../../harness/judging/judge.ts';
-import type { ClauseCheck } from '../../harness/judging/verdict.ts';
+import { requirementText, type ClauseCheck } from '../../harness/judging/violations.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
-import { requirementText } from '../../harness/judging/requirement.ts';
 
 /** Each outcome and the clauses that had it, sorted: what a row of the matrix is compared with. */
 export interface Outcomes {

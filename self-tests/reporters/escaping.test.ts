@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/contracts/catalogue.ts';
-import type { ClauseEvidence, ExchangeEvidence } from '../../harness/judging/evidence.ts';
+import type { ClauseEvidence, ExchangeEvidence } from '../../harness/judging/verdicts.ts';
 import { buildConformanceReport, type ClauseRun, type ConformanceReport, type RunMeta } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { renderHtml } from '../../reporters/html.ts';

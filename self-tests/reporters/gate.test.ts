@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Clause } from '../../harness/contracts/catalogue.ts';
 import type { Gate } from '../../harness/config/gate.ts';
-import type { ClauseEvidence } from '../../harness/judging/evidence.ts';
+import type { ClauseEvidence } from '../../harness/judging/verdicts.ts';
 import { compareWithBaseline } from '../../reporters/baseline.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import type { ChangeKind } from '../../reporters/change.ts';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import os from 'node:os';
 import { forbiddenCredentials, loadConfig } from '../../harness/config/config.ts';
-import { cut } from '../../harness/judging/evidence.ts';
+import { cut } from '../../harness/judging/verdicts.ts';
 import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/secrets/redact.ts';
 import { unsafeToRedact } from '../../harness/secrets/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';

@@ -18,7 +18,7 @@ export interface Secrets {
 const PROJECTS_PATH = '/api/admin/projects';
 const TOKEN_PATH = '/api/admin/invite-link/tokens/';
 
-// Where the suite cuts what it quotes (harness/judging/evidence.ts): a received value, a reason, a body excerpt,
+// Where the suite cuts what it quotes (harness/judging/verdicts.ts): a received value, a reason, a body excerpt,
 // and the part of a body redacted before its excerpt is cut. A secret is echoed across each.
 const RECEIVED_CUT = 200;
 const REASON_CUT = 1000;

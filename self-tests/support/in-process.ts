@@ -5,7 +5,7 @@ import type { Exchange } from '../../harness/transport/exchange.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
 import type { Recording } from '../../harness/recording/recording.ts';
-import type { Outcome } from '../../harness/judging/verdict.ts';
+import type { Outcome } from '../../harness/judging/violations.ts';
 import { DESCRIPTION_PATH } from '../../reference-server/description.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { answer, serialise, type Variant } from '../../reference-server/server.ts';

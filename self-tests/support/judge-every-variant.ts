@@ -6,7 +6,7 @@ import { check, schemaFile } from '../../harness/files/checked.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
 import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
-import { requirementText } from '../../harness/judging/requirement.ts';
+import { requirementText } from '../../harness/judging/violations.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const judged = [undefined, ...ALL_VARIANTS].map((variant) => ({
