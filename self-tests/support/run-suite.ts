@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
@@ -20,6 +20,20 @@ export interface SuiteRun {
   reportDir: string;
   /** conformance.json, when the run wrote one. */
   report?: ConformanceReport;
+}
+
+/**
+ * Where `npm run bench:whole-run -- --npm-test` has each run of the command noted (bench/npm-test.ts), to say what
+ * the self-tests' time is made of; unset in a plain `npm test`.
+ */
+export const RUN_LOG_VARIABLE = 'SELF_TESTS_RUN_LOG';
+
+/** One run of the command, as the bench counts it: how long it took, how it ended, how many of its tests failed. */
+function noteRun(started: number, exitCode: number | null, stdout: string): void {
+  const log = process.env[RUN_LOG_VARIABLE];
+  // A failed test's line in the list reporter; each restarts Playwright's worker.
+  const failed = stdout.match(/^\s+✘/gm)?.length ?? 0;
+  if (log) appendFileSync(log, `${JSON.stringify({ ms: Date.now() - started, exitCode, failed })}\n`);
 }
 
 /** A developer's proxy would carry the runs' requests to loopback targets away from them. */
@@ -92,6 +106,7 @@ export async function runSuite(
   control?.(child, () => stdout + stderr);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
+  noteRun(started, exitCode, stdout);
   const file = path.join(reportDir, 'conformance.json');
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
   return { exitCode, stdout, stderr, durationMs: Date.now() - started, pid: child.pid!, reportDir, report };
@@ -106,6 +121,7 @@ export async function runCommand(
   timeoutMs = 60_000,
   given: Record<string, string> = {},
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string; report?: ConformanceReport }> {
+  const started = Date.now();
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   for (const key of CLEARED) delete env[key];
@@ -122,6 +138,7 @@ export async function runCommand(
   const file = path.join(env.CONFORMANCE_REPORT_DIR, 'conformance.json');
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
   rmSync(cwd, { recursive: true, force: true });
+  noteRun(started, exitCode, stdout);
   return { exitCode, stdout, stderr, report };
 }
 
