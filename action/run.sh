@@ -18,6 +18,15 @@ pass_if_given CONFORMANCE_BASELINE "$INPUT_BASELINE"
 pass_if_given CONFORMANCE_GATE "$INPUT_GATE"
 export CONFORMANCE_REPORT_DIR="$INPUT_REPORT_DIR"
 
+# The suite reads its signing key from a file; the input is a secret's text. It is written to a folder only this
+# job's user can read, outside the workspace and the report folder, and removed however the step ends.
+if [ -n "${INPUT_SIGNING_KEY:-}" ]; then
+  key_dir=$(umask 077 && mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/conformance-signing.XXXXXX")
+  trap 'rm -rf "$key_dir"' EXIT
+  (umask 077 && printf '%s\n' "$INPUT_SIGNING_KEY" > "$key_dir/key.pem")
+  export CONFORMANCE_SIGNING_KEY="$key_dir/key.pem"
+fi
+
 status=0
 node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js" || status=$?
 

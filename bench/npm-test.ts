@@ -59,7 +59,7 @@ function runsOf(log: string, cpuSeconds: number | undefined): string {
     .map((line) => JSON.parse(line) as { ms: number; exitCode: number | null; failed: number });
   const judged = runs.filter((r) => r.exitCode === 0 || r.exitCode === 1);
   const sum = (rs: typeof runs, f: (r: (typeof runs)[0]) => number) => rs.reduce((total, r) => total + f(r), 0);
-  const cpu = cpuSeconds === undefined ? '' : `; ${cpuSeconds.toFixed(0)} s of CPU in all,`;
+  const cpu = cpuSeconds === undefined ? '' : `; ${cpuSeconds.toFixed(0)} s of CPU in all`;
   return (
     `${runs.length} runs of the command, ${(sum(runs, (r) => r.ms) / 1000).toFixed(0)} s of their time: ${judged.length} ending with a verdict ` +
     `(${(sum(judged, (r) => r.ms) / 1000).toFixed(0)} s), the rest refused or without a verdict; ${sum(runs, (r) => r.failed)} failing tests among them, each a restart of Playwright's worker${cpu}`

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { keyIdOf, signEnvelope, type Envelope } from '../../harness/evidence/dsse.ts';
 import { check } from '../../harness/files/checked.ts';
 import { IN_TOTO_PAYLOAD_TYPE, type Statement } from '../../reporters/attestation.ts';
+import { keyForms } from '../support/key-forms.ts';
 import { unpack, verifyCommand } from '../support/bundles.ts';
 import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 
@@ -235,24 +236,6 @@ test('a run whose bundle cannot be written signs nothing, and says so; its verdi
   expect(run.exitCode, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toMatch(/ {2}evidence: none, it could not be written \(.*ENOTDIR.*\)\n {2}attestation: none, there is no evidence bundle to sign\n/);
 });
-
-/** Every spelling of a private key that could leak: its PEM, its lines, its DER and its secret scalar, as text and as bytes. */
-function keyForms(key: KeyObject): Buffer[] {
-  const pemText = String(key.export({ type: 'pkcs8', format: 'pem' }));
-  const body = pemText.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
-  const der = key.export({ type: 'pkcs8', format: 'der' });
-  const scalar = Buffer.from(String(key.export({ format: 'jwk' }).d), 'base64url');
-  const texts = [
-    body,
-    ...(body.match(/.{64}/g) ?? []),
-    der.toString('hex'),
-    der.toString('base64url'),
-    scalar.toString('hex'),
-    scalar.toString('base64'),
-    scalar.toString('base64url'),
-  ];
-  return [...texts.map((t) => Buffer.from(t)), der, scalar];
-}
 
 /** Every file below a folder, hidden ones included, and the files of each archive in it, unpacked. */
 async function everyFile(dir: string): Promise<string[]> {

@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -8,8 +9,10 @@ import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { actionSteps, usedActions, workflowJob, type ShellStep } from '../support/ci-steps.ts';
+import { keyForms } from '../support/key-forms.ts';
+import { contentsUnder } from '../support/leaks.ts';
 import { pack, run } from '../support/package.ts';
-import { PROJECT_ROOT, referenceTargetEnv, runSuite } from '../support/run-suite.ts';
+import { PROJECT_ROOT, referenceTargetEnv, runCommand, runSuite } from '../support/run-suite.ts';
 
 // The action's and the recipes' shell steps, run as their CI would run them: the environment a runner
 // gives (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the action's path), inputs and expressions filled in.
@@ -76,11 +79,11 @@ const outputs = (r: Runner) =>
       .map((l) => l.split('=')),
   );
 
-async function action(inputs: Record<string, string>) {
+async function action(inputs: Record<string, string>, env: Record<string, string> = {}) {
   const r = runner();
   // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
   const [install, runStep] = actionSteps(path.join(PROJECT_ROOT, 'action.yml'), inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
-  const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: PROJECT_ROOT });
+  const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: PROJECT_ROOT, ...env });
   const out = outputs(r);
   // The gate step reads the run step's outputs, as `${{ steps.run.outputs.… }}` gives them.
   const gate = actionSteps(path.join(PROJECT_ROOT, 'action.yml'), inputs, {
@@ -154,6 +157,36 @@ test('the action fails the job on a violation, after the report is written, and 
     '::error title=Conformance%3A projects.project.health-range failed::the health of a project lies between 0 and 100: GET /api/admin/projects → 200: at /projects/0/health received 100.5; required a value of at most 100',
   ]);
   expect(existsSync(path.join(r.workspace, 'conformance-report', 'conformance.json'))).toBe(true);
+});
+
+test('the action signs the claim with its signing-key input, and leaves no form of the key in any file or output', async () => {
+  const env = referenceTargetEnv(server.url);
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const runnerTemp = mkdtempSync(path.join(os.tmpdir(), 'conformance-ci-runner-temp-'));
+  const { r, ran, out } = await action(
+    {
+      'base-url': env.CONFORMANCE_BASE_URL,
+      'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+      'forbidden-token': env.CONFORMANCE_FORBIDDEN_TOKEN,
+      'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
+      'signing-key': String(privateKey.export({ type: 'pkcs8', format: 'pem' })),
+    },
+    { RUNNER_TEMP: runnerTemp },
+  );
+  expect(out, ran.log).toEqual({ 'exit-code': '0', verdict: 'pass' });
+  const bundle = path.join(r.workspace, 'conformance-report', 'evidence.tar.gz');
+  const publicFile = path.join(runnerTemp, '..', `${path.basename(runnerTemp)}.pub.pem`);
+  writeFileSync(publicFile, String(publicKey.export({ type: 'spki', format: 'pem' })));
+  const verified = await runCommand(['verify', bundle, '--key', publicFile]);
+  expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+  expect(verified.stdout).toContain(`the attestation ${bundle}.intoto.jsonl is signed by the given key`);
+  // The key's file is gone with the step, and no form of the key is in the workspace, the job's files or its log.
+  expect(readdirSync(runnerTemp)).toEqual([]);
+  const written = [r.workspace, path.dirname(r.output)].flatMap((dir) => contentsUnder(dir));
+  for (const form of keyForms(privateKey)) {
+    expect(Buffer.from(ran.log).includes(form), 'the log holds a form of the key').toBe(false);
+    for (const [where, bytes] of written) expect(bytes.includes(form), `${where} holds a form of the key`).toBe(false);
+  }
 });
 
 test('the action fails the job when a secret is missing, and says nothing was checked', async () => {
