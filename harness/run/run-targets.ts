@@ -2,6 +2,7 @@ import { gateOf, BASELINE_VARIABLE, type Gate } from '../config/gate.ts';
 import { loadTargets, replayOf, type RunTargets } from '../config/targets.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { visible } from '../files/visible.ts';
+import { specDocument } from '../contracts/document.ts';
 import type { Baseline } from '../../reporters/baseline.ts';
 
 /** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
@@ -14,7 +15,7 @@ export interface Run extends RunTargets {
 export function loadRun(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Run {
   const targets = targetsOf(env, cwd);
   const { gate, baseline } = gateOf(env, cwd, targets.reportDir);
-  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, reports: baselineReports(baseline.file) } }) };
+  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file) } }) };
 }
 
 function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTargets {
@@ -28,14 +29,19 @@ function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTar
 
 /**
  * The baseline's reports, read as `admin-api-conformance diff` reads a run (a bundle verified first), before
- * anything is sent: a baseline that cannot be read is a configuration error, never a comparison left out.
+ * anything is sent, and, when it was judged against another text of the document, the two texts compared row by
+ * row as diff compares them (a bundle carries its text). A baseline that cannot be read is a configuration error,
+ * never a comparison left out.
  */
-function baselineReports(file: string) {
-  const { runReports, ReportFileError } = require('../../commands/report-file') as typeof import('../../commands/report-file');
+function baselineRun(file: string): Pick<Baseline, 'reports' | 'documents'> {
+  const { runOf, ReportFileError } = require('../../commands/report-file') as typeof import('../../commands/report-file');
+  const { compareTexts, DocumentTextError } = require('../../commands/document-texts') as typeof import('../../commands/document-texts');
   try {
-    return runReports(file);
+    const { reports, bundled } = runOf(file);
+    const documents = compareTexts({ side: 'old', sha256: reports[0].document.sha256, bundled }, { side: 'new', sha256: specDocument().sha256 });
+    return { reports, ...(documents && { documents }) };
   } catch (error) {
-    if (!(error instanceof ReportFileError)) throw error;
+    if (!(error instanceof ReportFileError) && !(error instanceof DocumentTextError)) throw error;
     throw new ConfigError(`${BASELINE_VARIABLE}: ${visible(error.message)}`);
   }
 }

@@ -82,6 +82,25 @@ test('a diff of the two bundles names the changed row, and the clause as changed
   expect(diff.regressions).toBe(0);
 });
 
+test('a run compared with a baseline judged by the other text names the clause changed by the document, as diff does, and the gate still fails it', async () => {
+  const env = referenceTargetEnv(`${server.url}/variants/${variant.name}`);
+  const [bundled, reported] = await Promise.all(
+    // The bundle carries the old text; a report names it only by its hash, which the copy does not ship.
+    [bundleOf(old), path.join(old.reportDir, 'conformance.json')].map((baseline) =>
+      runSuite({ ...env, CONFORMANCE_BASELINE: baseline, CONFORMANCE_GATE: 'regressions' }, [], 150_000, undefined, undefined, copy.command),
+    ),
+  );
+  const changesOf = (run: SuiteRun) => run.report?.baseline?.changes.map((c) => [c.id, c.kind]);
+  expect(changesOf(bundled), bundled.stdout + bundled.stderr).toEqual([[ID, 'changed-by-document']]);
+  expect(bundled.report?.baseline?.regressions).toBe(0);
+  expect(bundled.report?.baseline?.judgeChanged.join('\n')).toContain("the document's text: sha256");
+  expect(bundled.report?.baseline?.judgeChanged.join('\n')).toContain('1 change to its rows');
+  expect(changesOf(reported), reported.stdout + reported.stderr).toEqual([[ID, 'regressed']]);
+  expect(reported.report?.baseline?.judgeChanged.join('\n')).toContain("its rows cannot be compared: the old run's text is not at hand");
+  // Another judge made the baseline: the ratchet takes no failure for one the baseline had, whatever explains it.
+  for (const run of [bundled, reported]) expect([run.exitCode, run.report?.verdict]).toEqual([1, 'fail']);
+});
+
 test('a clause that fails at a field the changed row does not name regressed, though the row touches it: exit code 1', async () => {
   const run = await runCommand(['diff', bundleOf(old), bundleOf(broken)]);
   expect(run.exitCode, run.stdout + run.stderr).toBe(1);
