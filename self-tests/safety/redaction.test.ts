@@ -5,6 +5,7 @@ import { cut } from '../../harness/judging/verdicts.ts';
 import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/secrets/redact.ts';
 import { unsafeToRedact } from '../../harness/secrets/secret-rule.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { spellings } from '../support/echoing-target.ts';
 import { base64Around, formsIn, jsonEscaped, percentEncodedAll, percentLower, unicodeEscaped, writtenForms, wrapped } from '../support/written-forms.ts';
 
 // The redactor as data: texts and what they become. A secret is found in every spelling a target may
@@ -458,4 +459,24 @@ test("a target's reports hide the run's other targets' tokens too, in their writ
   expect(shown).not.toContain(us.adminToken.slice(0, 10));
   // Targets that share one set of tokens have no other target's to hide: their own are their own.
   expect(createRedactor({ ...eu, others: [eu, { ...eu }] })(text.split(' ')[0])).toBe('$TOKEN');
+});
+
+test("the search for other targets' tokens hides every spelling the full search hides, cut by a line break anywhere, short tokens included", () => {
+  // The others' tokens are looked for only where a stretch of 8 characters of one of their forms stands: a token
+  // of fewer than 16 characters cut in two leaves no such stretch in the text itself, only in its views.
+  const eu = { adminToken: 'eu-admin-7f3a9c2e51', forbidden: [], signupTokens: [] };
+  let hidden = 0;
+  for (const token of ['us-4e1b9c0d2', 'a:*.us4e1b9c0/"x']) {
+    const us = { adminToken: token, forbidden: [], signupTokens: [] };
+    const [own, other] = [createRedactor(us), createRedactor({ ...eu, others: [eu, us] })];
+    for (const spelling of spellings(token))
+      for (const lineBreak of ['\r\n', '\\n'])
+        for (let at = 1; at < spelling.length; at++) {
+          const text = `x ${spelling.slice(0, at)}${lineBreak}${spelling.slice(at)} y`;
+          if (!own(text).includes('$TOKEN')) continue;
+          hidden += 1;
+          expect(other(text), text).toContain('$OTHER_TARGET_TOKEN_');
+        }
+  }
+  expect(hidden).toBeGreaterThan(1000);
 });
