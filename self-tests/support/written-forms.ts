@@ -101,11 +101,20 @@ function joinedLines(content: string | Buffer): string | Buffer {
   return content.replace(LINE_BREAKS, '');
 }
 
+const made = new Map<string, WrittenForm[]>();
+
+/** A secret's written forms, made once: a scan of a run's files asks for them at every file, and a token of 64 KiB has forms of megabytes. */
+function formsOf(secret: string): WrittenForm[] {
+  let forms = made.get(secret);
+  if (!forms) made.set(secret, (forms = writtenForms(secret)));
+  return forms;
+}
+
 /** Each written form of each secret that occurs in `content`, as it is or with line breaks inserted anywhere in it, named. */
 export function formsIn(content: string | Buffer, secrets: { name: string; value: string }[]): string[] {
   const joined = joinedLines(content);
   return secrets.flatMap((s) =>
-    writtenForms(s.value).flatMap((f) => {
+    formsOf(s.value).flatMap((f) => {
       if (content.includes(f.text)) return [`${s.name} (${f.form})`];
       return joined.includes(f.text) ? [`${s.name} (${f.form}, across line breaks)`] : [];
     }),
