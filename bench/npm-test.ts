@@ -61,7 +61,7 @@ function runsOf(log: string, cpuSeconds: number | undefined): string {
   const sum = (rs: typeof runs, f: (r: (typeof runs)[0]) => number) => rs.reduce((total, r) => total + f(r), 0);
   const cpu = cpuSeconds === undefined ? '' : `; ${cpuSeconds.toFixed(0)} s of CPU in all`;
   return (
-    `${runs.length} runs of the command, ${(sum(runs, (r) => r.ms) / 1000).toFixed(0)} s of their time: ${judged.length} ending with a verdict ` +
+    `${runs.length} runs of the command, ${(sum(runs, (r) => r.ms) / 1000).toFixed(0)} s of their time: ${judged.length} exiting 0 or 1, a verdict or a verify, merge or diff that ran ` +
     `(${(sum(judged, (r) => r.ms) / 1000).toFixed(0)} s), the rest refused or without a verdict; ${sum(runs, (r) => r.failed)} failing tests among them, each a restart of Playwright's worker${cpu}`
   );
 }
