@@ -1,5 +1,5 @@
 import { loadChecks } from '../checks/index.ts';
-// What the judging does against a target (harness/run/judge-run.ts), timed piece by piece in this process with the suite's own
+// What the judging does against a target (run/judge-run.ts), timed piece by piece in this process with the suite's own
 // functions: send the plan, read the lists, judge every clause.
 import { loadConfig } from '../harness/config/config.ts';
 import { readJsonBody } from '../harness/json/json-body.ts';

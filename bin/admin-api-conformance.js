@@ -7,7 +7,6 @@ const { spawn, spawnSync } = require('node:child_process');
 const { accessSync, constants, existsSync, readFileSync, statSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { pathToFileURL } = require('node:url');
 const { parseArgs } = require('node:util');
 
 const ROOT = path.join(__dirname, '../');
@@ -15,8 +14,7 @@ const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 // A clone runs the TypeScript sources; the installed package, which ships no TypeScript, runs their build.
 const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
 const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
-const REPORTER = path.join(SUITE, 'harness', 'run', `conformance-reporter${EXT}`);
-const REFUSAL_VARIABLE = 'ADMIN_API_CONFORMANCE_REFUSAL';
+const REPORTER = path.join(SUITE, 'tests', `reporter${EXT}`);
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -306,10 +304,7 @@ function main(argv) {
   if (command === 'help') return void process.stdout.write(usage());
   const given = named ? ours.slice(1) : ours;
   const rest = command === 'run' ? baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given) : given;
-  if (command === 'merge') return runModule('merge-command', [...rest, ...passed]);
-  if (command === 'verify') return runModule('verify-command', [...rest, ...passed]);
-  if (command === 'diff') return runModule('diff-command', [...rest, ...passed]);
-  if (command === 'document') return runModule('document-command', [...rest, ...passed]);
+  if (command !== 'run') return runModule(command, [...rest, ...passed]);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.
@@ -323,18 +318,26 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document) in a child process: a clone runs the TypeScript
- * sources through tsx (a development dependency of a clone), the installed package its build.
+ * Runs one of the suite's own commands (verify, merge, diff, document) in this process: a clone loads their TypeScript
+ * through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {
-  const script = path.join(SUITE, 'commands', `${name}${EXT}`);
-  const tsx = EXT === '.ts' ? resolved('tsx') : undefined;
+  const commands = suiteModule('run/commands');
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
-  if (EXT === '.ts' && !tsx)
-    return refuse(`${name.replace('-command', '')} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
-  const loader = tsx ? ['--import', pathToFileURL(tsx).href] : [];
-  const child = spawn(process.execPath, [...loader, script, ...args], { stdio: 'inherit' });
-  child.on('close', (code, signal) => process.exit(signal ? (EXIT[signal] ?? EXIT.noVerdict) : (code ?? EXIT.noVerdict)));
+  if (commands === undefined) return refuse(`${name} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
+  const io = { output: { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }, env: process.env, cwd: process.cwd() };
+  // The code is set, not exited with: output to a pipe is written after this, and an exit would cut it.
+  commands.COMMANDS[name](args, io).then(
+    (/** @type {number} */ code) => {
+      process.exitCode = code;
+    },
+    (/** @type {Error} */ error) => {
+      process.stderr.write(
+        `admin-api-conformance ${name}: no verdict: the suite stopped on an error of its own (${String(error?.message ?? error).replace(/[^\x20-\x7e]/g, '?')}); report it with this line\n`,
+      );
+      process.exitCode = EXIT.noVerdict;
+    },
+  );
 }
 
 /** Where a module is, or undefined when it is not installed. */
@@ -381,18 +384,14 @@ function playwrightList(args) {
 }
 
 /**
- * A run refused before the suite read its configuration. The suite's configuration is still read, told of
- * the refusal, and takes the report folder as for its own errors, so that no earlier verdict stands there
- * (a report published after a failed step would show it); it prints the line. Exit code 2 either way.
+ * A run refused before the suite read its configuration. The report folder is still taken, as for the suite's own
+ * configuration errors, so that no earlier verdict stands there (a report published after a failed step would
+ * show it); the line says why. Exit code 2 either way.
  */
 function refuseRun(message) {
-  const marked = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG], {
-    env: { ...process.env, [REFUSAL_VARIABLE]: message },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: STOP_GRACE_MS * 6,
-  });
-  if (marked.status === EXIT.configuration) process.stderr.write(marked.stderr);
-  else process.stderr.write(`conformance: configuration error: ${message}\n`);
+  const commands = suiteModule('run/commands');
+  if (commands === undefined) process.stderr.write(`conformance: configuration error: ${message}\n`);
+  else commands.refuseCommandLine(message, process.env, process.cwd(), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
   process.exit(EXIT.configuration);
 }
 

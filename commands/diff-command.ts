@@ -2,6 +2,7 @@ import { visible } from '../harness/files/visible.ts';
 import { diffRuns } from '../reporters/diff.ts';
 import { diffMarkdown, diffText } from '../reporters/diff-output.ts';
 import { readArguments } from './arguments.ts';
+import type { CommandIO } from './command-io.ts';
 import { compareTexts, DocumentTextError } from './document-texts.ts';
 import { ReportFileError, runOf } from './report-file.ts';
 
@@ -33,9 +34,9 @@ function parse(args: string[]): { runs: string[]; format: string; oldDocument?: 
   return { runs: read.positionals, format, oldDocument: read.value('old-document'), newDocument: read.value('new-document') };
 }
 
-function diff(args: string[]): number {
+function diff(args: string[], io: CommandIO): number {
   const { runs, format, oldDocument, newDocument } = parse(args);
-  const [old, neu] = runs.map((r) => ({ source: r, ...runOf(r) }));
+  const [old, neu] = runs.map((r) => ({ source: r, ...runOf(r, io.cwd) }));
   const documents = compareTexts(
     { side: 'old', sha256: old.reports[0].document.sha256, bundled: old.bundled, given: oldDocument },
     { side: 'new', sha256: neu.reports[0].document.sha256, bundled: neu.bundled, given: newDocument },
@@ -43,10 +44,10 @@ function diff(args: string[]): number {
   const result = diffRuns(old, neu, documents);
   if (result.changes.length === 0 && result.unchanged === 0)
     throw new DiffError(`the runs share no target to compare (${result.unpaired.map((u) => `${u.target} only in the ${u.in} run`).join(', ')})`, 3);
-  if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else if (format === 'markdown') process.stdout.write(diffMarkdown(result));
+  if (format === 'json') io.output.out(`${JSON.stringify(result, null, 2)}\n`);
+  else if (format === 'markdown') io.output.out(diffMarkdown(result));
   else
-    process.stdout.write(
+    io.output.out(
       diffText(result)
         .map((line) => `${line}\n`)
         .join(''),
@@ -54,11 +55,13 @@ function diff(args: string[]): number {
   return result.regressions > 0 ? 1 : 0;
 }
 
-try {
-  // Set, not exited with: output to a pipe is written after this line, and an exit would cut it.
-  process.exitCode = diff(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof DiffError) && !(error instanceof ReportFileError) && !(error instanceof DocumentTextError)) throw error;
-  process.stderr.write(`admin-api-conformance diff: ${visible(error.message)}\n`);
-  process.exitCode = error instanceof DiffError ? error.exitCode : 2;
+/** Compares two runs: its exit code, its lines printed. */
+export function diffCommand(args: string[], io: CommandIO): number {
+  try {
+    return diff(args, io);
+  } catch (error) {
+    if (!(error instanceof DiffError) && !(error instanceof ReportFileError) && !(error instanceof DocumentTextError)) throw error;
+    io.output.err(`admin-api-conformance diff: ${visible(error.message)}\n`);
+    return error instanceof DiffError ? error.exitCode : 2;
+  }
 }

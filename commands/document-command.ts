@@ -6,6 +6,7 @@ import { documentFile } from '../harness/contracts/document.ts';
 import { documentTables, MAX_DOCUMENT_BYTES } from '../harness/contracts/document-rows.ts';
 import { readSettingFile } from '../harness/files/setting-file.ts';
 import { visible } from '../harness/files/visible.ts';
+import type { CommandIO } from './command-io.ts';
 
 // `admin-api-conformance document [FILE]`: for whoever updates the document, its tables of fields and states
 // checked row by row against the contracts (the shipped copy when no file is given). Exit 0 when they agree,
@@ -13,9 +14,14 @@ import { visible } from '../harness/files/visible.ts';
 
 const USAGE = 'usage: admin-api-conformance document [<the document, Markdown; default the copy the suite ships>]';
 
-function document(args: string[]): number {
+/** Checks the document's tables against the contracts: its exit code, its lines printed. */
+export function documentCommand(args: string[], io: CommandIO): number {
+  const refuse = (message: string) => {
+    io.output.err(`admin-api-conformance document: ${visible(message)}\n`);
+    return 2;
+  };
   if (args.length > 1 || args[0]?.startsWith('-')) return refuse(USAGE);
-  const file = args[0] === undefined ? documentFile() : path.resolve(args[0]);
+  const file = args[0] === undefined ? documentFile() : path.resolve(io.cwd, args[0]);
   const read = readSettingFile(file);
   if ('reason' in read) return refuse(`${file} cannot be read (${read.reason})`);
   if (read.bytes.length > MAX_DOCUMENT_BYTES) return refuse(`${file} is not the document: it is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
@@ -24,19 +30,10 @@ function document(args: string[]): number {
   const differences = rowDifferences(tables.tables, loadSchemas(), loadCatalogue());
   const rows = tables.tables.reduce((n, t) => n + t.rows.length, 0);
   if (differences.length === 0) {
-    process.stdout.write(`${visible(file)}: its ${rows} rows in ${tables.tables.length} tables agree with the contracts\n`);
+    io.output.out(`${visible(file)}: its ${rows} rows in ${tables.tables.length} tables agree with the contracts\n`);
     return 0;
   }
   const lines = [`${file}: ${differences.length} difference(s) from the contracts, row by row:`, ...differences.map((d) => `  ${differenceLine(d)}`)];
-  process.stdout.write(lines.map((line) => `${visible(line)}\n`).join(''));
+  io.output.out(lines.map((line) => `${visible(line)}\n`).join(''));
   return 1;
 }
-
-/** What stops the command, in one line: exit code 2. */
-function refuse(message: string): number {
-  process.stderr.write(`admin-api-conformance document: ${visible(message)}\n`);
-  return 2;
-}
-
-// The exit code is set, not exited with: a long list written to a pipe is still being written.
-process.exitCode = document(process.argv.slice(2));

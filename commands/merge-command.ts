@@ -9,6 +9,7 @@ import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { matrixGate } from '../reporters/gate.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import { readArguments } from './arguments.ts';
+import type { CommandIO } from './command-io.ts';
 import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
 import { check, schemaFile } from '../harness/files/checked.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
@@ -108,7 +109,7 @@ function shardFolders(given: string[]): string[] {
 const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] [--deployed fleet.yaml] <shard report folder>…';
 
 /** The folders given, and what makes a result stale (`--stale-after 90m|24h|7d`, `--deployed <fleet file>`). */
-function mergeArgs(args: string[]): { folders: string[]; stale: Staleness } {
+function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Staleness } {
   const read = readArguments(args, { 'stale-after': 'value', deployed: 'value' }, USAGE);
   if ('mistake' in read) throw new MergeError(`merge: ${read.mistake}`, 2);
   if (read.positionals.length === 0) throw new MergeError(USAGE, 2);
@@ -119,41 +120,54 @@ function mergeArgs(args: string[]): { folders: string[]; stale: Staleness } {
     folders: read.positionals,
     stale: {
       staleAfter: age === undefined || minutes === undefined ? undefined : { minutes, given: age },
-      deployed: deployed === undefined ? undefined : deployedVersions(path.resolve(deployed)),
+      deployed: deployed === undefined ? undefined : deployedVersions(path.resolve(cwd, deployed)),
     },
   };
 }
 
-function merge(args: string[]): number {
-  const given = mergeArgs(args);
-  const folders = shardFolders(given.folders);
-  const out = reportDirOf(process.env, process.cwd()) ?? path.resolve('conformance-report');
+function merge(args: string[], io: CommandIO): number {
+  const given = mergeArgs(args, io.cwd);
+  const folders = shardFolders(given.folders.map((f) => path.resolve(io.cwd, f)));
+  const out = reportDirOf(io.env, io.cwd) ?? path.resolve(io.cwd, 'conformance-report');
   const inside = folders.find((f) => overlap(f, out));
   if (inside) throw new MergeError(`merge: the report folder ${out} and the shard folder ${inside} overlap; give another CONFORMANCE_REPORT_DIR`, 2);
   const shards = folders.map(readShard);
   const merged = mergeShards(shards);
   if ('refused' in merged) throw new MergeError(`no verdict: ${merged.refused}`, 3);
-  takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
+  const release = takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
+  try {
+    return writeMerged(shards, folders, merged.matrix, given.stale, out, io);
+  } finally {
+    release();
+  }
+}
+
+type Merged = Extract<ReturnType<typeof mergeShards>, { matrix: unknown }>['matrix'];
+
+/** The merged run's folder: each shard's targets copied, the matrix written, its lines printed; the exit code. */
+function writeMerged(shards: ShardReports[], folders: string[], merged: Merged, stale: Staleness, out: string, io: CommandIO): number {
   for (const [i, shard] of shards.entries())
     for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
   const reports = shards.flatMap((s) => s.targets.map((t) => t.report));
-  const gathered = collected(merged.matrix, new Date().toISOString(), given.stale);
+  const gathered = collected(merged, new Date().toISOString(), stale);
   const gate = matrixGate(reports, mergedExitCode(gathered, reports, shards[0].matrix.runTargets.length));
   const matrix = { ...gathered, ...(gate && { gate }) };
-  const files = writeMatrixArtifacts(matrix, reports, out, process.env.GITHUB_STEP_SUMMARY);
+  const files = writeMatrixArtifacts(matrix, reports, out, io.env.GITHUB_STEP_SUMMARY || undefined);
   const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
-  process.stdout.write(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
-  for (const error of matrix.errors) process.stdout.write(`  ${visible(error)}\n`);
-  process.stdout.write(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
-  if (matrix.gate) process.stdout.write(`  ${matrix.gate.text}\n`);
+  io.output.out(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
+  for (const error of matrix.errors) io.output.out(`  ${visible(error)}\n`);
+  io.output.out(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
+  if (matrix.gate) io.output.out(`  ${matrix.gate.text}\n`);
   return matrix.gate?.exitCode ?? EXIT_CODE[matrix.verdict];
 }
 
-try {
-  // Set, not exited with: output to a pipe is written after this line, and an exit would cut it.
-  process.exitCode = merge(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof MergeError) && !(error instanceof ConfigError)) throw error;
-  process.stderr.write(`admin-api-conformance: ${visible(error.message)}\n`);
-  process.exitCode = error instanceof MergeError ? error.exitCode : 2;
+/** Merges the shards' report folders into the run's: its exit code, its lines printed. */
+export function mergeCommand(args: string[], io: CommandIO): number {
+  try {
+    return merge(args, io);
+  } catch (error) {
+    if (!(error instanceof MergeError) && !(error instanceof ConfigError)) throw error;
+    io.output.err(`admin-api-conformance: ${visible(error.message)}\n`);
+    return error instanceof MergeError ? error.exitCode : 2;
+  }
 }

@@ -8,6 +8,7 @@ import { verifyingKeyOf } from '../harness/secrets/signing-key.ts';
 import { printable, verifyOutput } from './verify-output.ts';
 import { verifyBundle, type AttestationToCheck } from './verify.ts';
 import { readArguments } from './arguments.ts';
+import type { CommandIO } from './command-io.ts';
 
 // `admin-api-conformance verify <bundle> [--anyway] [--key <public key>] [--attestation <file>]`: 0 when the
 // bundle holds (and, with --key, its attestation too), 1 when it does not (each difference named; a missing
@@ -30,58 +31,57 @@ function parse(args: string[]): { where: string; anyway: boolean; key?: string; 
 }
 
 /** The attestation to check, read within bounds: a missing file is left to verify, which calls it a difference. */
-function attestationToCheck(bundle: string, keyFile: string, attestationFile?: string): AttestationToCheck {
-  const keyRead = readSettingFile(path.resolve(keyFile));
+function attestationToCheck(bundle: string, keyFile: string, attestationFile: string | undefined, cwd: string): AttestationToCheck {
+  const keyRead = readSettingFile(path.resolve(cwd, keyFile));
   if ('reason' in keyRead) throw new Refusal(`--key: the file ${keyFile} cannot be read (${keyRead.reason})`);
   const key = verifyingKeyOf(keyRead.bytes);
   if ('problem' in key) throw new Refusal(`--key: the file ${keyFile} ${key.problem}`);
   const subject = bundleSubject(bundle);
-  const file = attestationFile === undefined ? subject.attestation : path.resolve(attestationFile);
+  const file = attestationFile === undefined ? subject.attestation : path.resolve(cwd, attestationFile);
   const read = readSettingFile(file);
   if ('reason' in read && read.reason !== 'ENOENT') throw new Refusal(`the attestation ${file} cannot be read (${read.reason})`);
   return { file, text: 'bytes' in read ? read.bytes.toString('utf8') : undefined, key: key.key, subject };
 }
 
-async function main(args: string[]): Promise<number> {
+/** Verifies a bundle: its exit code, its lines printed. */
+export async function verifyCommand(args: string[], io: CommandIO): Promise<number> {
+  try {
+    return await verifyGiven(args, io);
+  } catch (error) {
+    io.output.err(`${printable(`admin-api-conformance verify: ${(error as Error).message}`)}\n`);
+    return 2;
+  }
+}
+
+async function verifyGiven(args: string[], io: CommandIO): Promise<number> {
   let given: ReturnType<typeof parse>;
   let result: ReturnType<typeof verifyBundle>;
   try {
     given = parse(args);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return refused(error.message);
+    return refused(error.message, io);
   }
-  const bundle = path.resolve(given.where);
+  const bundle = path.resolve(io.cwd, given.where);
   try {
     const files = readBundle(bundle);
-    const attestation = given.key === undefined ? undefined : attestationToCheck(bundle, given.key, given.attestation);
+    const attestation = given.key === undefined ? undefined : attestationToCheck(bundle, given.key, given.attestation, io.cwd);
     result = verifyBundle(files, { anyway: given.anyway, attestation });
   } catch (error) {
-    if (error instanceof Refusal) return refused(error.message);
+    if (error instanceof Refusal) return refused(error.message, io);
     if (!(error instanceof BundleError)) throw error;
-    process.stderr.write(`${printable(`admin-api-conformance verify: ${given.where} cannot be verified: ${error.message}`)}\n`);
+    io.output.err(`${printable(`admin-api-conformance verify: ${given.where} cannot be verified: ${error.message}`)}\n`);
     return 2;
   }
   // An attestation beside the bundle says nothing until its signature is checked: said, so that no one takes it as checked.
   if (given.key === undefined && existsSync(attestationFileOf(bundle))) result.attestation = { file: attestationFileOf(bundle) };
   const { lines, exitCode } = verifyOutput(result, given.anyway, given.key !== undefined);
-  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+  io.output.out(lines.map((line) => `${line}\n`).join(''));
   return exitCode;
 }
 
 /** One line, exit code 2: the usage as it is, anything else named as verify's. */
-function refused(message: string): number {
-  process.stderr.write(`${printable(message.startsWith('usage:') ? message : `admin-api-conformance verify: ${message}`)}\n`);
+function refused(message: string, io: CommandIO): number {
+  io.output.err(`${printable(message.startsWith('usage:') ? message : `admin-api-conformance verify: ${message}`)}\n`);
   return 2;
 }
-
-main(process.argv.slice(2)).then(
-  // The code is set, not exited with: output to a pipe is written after this line, and an exit would cut it.
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: Error) => {
-    process.stderr.write(`${printable(`admin-api-conformance verify: ${error.message}`)}\n`);
-    process.exitCode = 2;
-  },
-);

@@ -93,12 +93,18 @@ function holderOf(lock: string): number | undefined {
   const held = readLock(lock);
   if (held === undefined) return undefined;
   const { pid, start } = held;
-  if (!(Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))) return undefined;
+  // A lock of this process's own is live while a run of this process holds the folder (runs in one process,
+  // the engine called twice); otherwise it was left by a run of this process that is over.
+  if (pid === process.pid) return heldHere.has(path.dirname(lock)) ? pid : undefined;
+  if (!(Number.isInteger(pid) && pid > 0 && isAlive(pid))) return undefined;
   // A process id is given again once its process is gone (often soon, in a container): a live process that
   // started at another time than the lock says is not the run that took it.
   const now = start === undefined ? undefined : startOf(pid);
   return now !== undefined && now !== start ? undefined : pid;
 }
+
+/** The report folders a run of this process holds now. */
+const heldHere = new Set<string>();
 
 /** Folders of virtual file systems: writing reports there fails, or does what no one meant. */
 const VIRTUAL = ['/proc', '/sys', '/dev'];
@@ -109,7 +115,7 @@ const VIRTUAL = ['/proc', '/sys', '/dev'];
  * holds it until this process ends. A run killed before it could let go leaves a lock whose process is gone,
  * which the next run takes over.
  */
-export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): void {
+export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): () => void {
   if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
@@ -127,13 +133,20 @@ export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): v
   } catch (error) {
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  process.once('exit', () => releaseReportFolder(dir));
+  heldHere.add(dir);
+  const release = () => {
+    process.off('exit', release);
+    releaseReportFolder(dir);
+  };
+  process.once('exit', release);
   for (const name of lastWritten(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
   writeFileSync(path.join(dir, WRITTEN_FILE), `${JSON.stringify({ written: written.filter(isRunOutput) }, null, 2)}\n`);
+  return release;
 }
 
 /** Lets the folder go, when this process holds it. */
 export function releaseReportFolder(dir: string): void {
+  heldHere.delete(dir);
   const lock = path.join(dir, LOCK_FILE);
   try {
     if (readLock(lock)?.pid === process.pid) unlinkSync(lock);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../harness/config/config.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
-import { loadRun } from '../../harness/run/run-targets.ts';
+import { loadRun } from '../../run/prepare.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 

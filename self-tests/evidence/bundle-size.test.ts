@@ -7,7 +7,7 @@ import { Header } from 'tar';
 import { BundleError } from '../../harness/evidence/bundle-error.ts';
 import { BUNDLE_LIMITS, readBundle } from '../../harness/evidence/bundle-reader.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
-import { loadRun } from '../../harness/run/run-targets.ts';
+import { loadRun } from '../../run/prepare.ts';
 import { bundleRecording } from '../../harness/evidence/bundle-recording.ts';
 import { stageEvidence } from '../../harness/evidence/evidence-stage.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ConfigError } from '../../harness/files/config-error.ts';
 import { folderToTakeOnConfigError } from '../../harness/config/replay-folder.ts';
-import { loadRun } from '../../harness/run/run-targets.ts';
+import { loadRun } from '../../run/prepare.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 import { runSuite } from '../support/run-suite.ts';
 

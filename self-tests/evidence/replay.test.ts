@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../harness/files/config-error.ts';
-import { loadRun } from '../../harness/run/run-targets.ts';
+import { loadRun } from '../../run/prepare.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { tamperedCopy, unpack, verifyCommand } from '../support/bundles.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EXCHANGES, MANIFEST } from '../../harness/evidence/bundle.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
-import { loadRun } from '../../harness/run/run-targets.ts';
+import { loadRun } from '../../run/prepare.ts';
 import { bundleArchive, bundleFolder, referenceBundle, removeScratch, scratch, withFile } from '../support/in-process-bundle.ts';
 
 // Every way a bundle given to CONFORMANCE_REPLAY can be unreadable is a configuration error: one line that

@@ -28,10 +28,11 @@ test.afterAll(async () => new Promise<void>((resolve) => (server ? server.server
 const command = (args: string[], env: Record<string, string> = {}) => run(path.join(app, 'node_modules', '.bin', 'admin-api-conformance'), args, app, env);
 const reportIn = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
 
-test('the tarball holds the command and the built suite only: no self-tests, benchmarks, documents or TypeScript', () => {
+test('the tarball holds the command and the built suite only, with its type declarations: no self-tests, benchmarks, documents or TypeScript', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
   expect(files.filter((f) => !/^package\/(bin\/|dist\/|README\.md$|\.env\.example$|package\.json$)/.test(f))).toEqual([]);
-  expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
+  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  expect(files).toContain('package/dist/run/index.d.ts');
   expect(files).toContain('package/dist/playwright.config.js');
   // Nothing at run time needs a TypeScript loader or the repository's development dependencies.
   for (const name of ['tsx', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name))).toBe(false);
@@ -87,4 +88,42 @@ test('the installed command passes a conformant target, a relative report folder
   expect(passing.exitCode, passing.output).toBe(0);
   expect(reportIn(path.join(app, 'out', 'conformant')).verdict).toBe('pass');
   expect(existsSync(path.join(app, 'out', 'conformant', 'junit.xml'))).toBe(true);
+});
+
+/** A report as two runs of one target share it: timings and the start aside. */
+const timeless = (report: Record<string, unknown>) => ({ ...report, startedAt: undefined, durationMs: undefined });
+
+// docs/library.md's example, as a script of the user's: the installed package imported by name, as an ES module and
+// as CommonJS, with no Playwright started and no child process.
+test('a script that imports runConformance from the installed package, as an ES module or CommonJS, gets the conformance.json the command writes', async () => {
+  const settings = (dir: string) =>
+    `{ baseUrl: ${JSON.stringify(server.url)}, adminToken: process.env.ADMIN_TOKEN, signupTokens: process.env.SIGNUP_TOKENS.split(','), env: { CONFORMANCE_FORBIDDEN_TOKEN: process.env.FORBIDDEN_TOKEN, CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP: process.env.VIEWER_TOKEN }, reportDir: ${JSON.stringify(dir)} }`;
+  const print = (r: string) => `console.log(JSON.stringify({ verdict: ${r}.verdict, exitCode: ${r}.exitCode, files: ${r}.targets[0].files.length }))`;
+  writeFileSync(
+    path.join(app, 'judge.mjs'),
+    `import { runConformance } from 'admin-api-conformance';\nconst r = await runConformance(${settings('out/library-esm')});\n${print('r')};\n`,
+  );
+  writeFileSync(
+    path.join(app, 'judge.cjs'),
+    `const { runConformance } = require('admin-api-conformance');\nrunConformance(${settings('out/library-cjs')}).then((r) => ${print('r')});\n`,
+  );
+  const env = referenceTargetEnv(server.url);
+  const tokens = {
+    ADMIN_TOKEN: env.CONFORMANCE_ADMIN_TOKEN,
+    SIGNUP_TOKENS: env.CONFORMANCE_SIGNUP_TOKENS,
+    FORBIDDEN_TOKEN: env.CONFORMANCE_FORBIDDEN_TOKEN,
+    VIEWER_TOKEN: env.CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP,
+  };
+  const byCommand = await command([], { ...env, CONFORMANCE_REPORT_DIR: 'out/command' });
+  expect(byCommand.exitCode, byCommand.output).toBe(0);
+  for (const script of ['judge.mjs', 'judge.cjs']) {
+    const byScript = await run(process.execPath, [script], app, tokens);
+    expect(byScript.exitCode, byScript.output).toBe(0);
+    expect(JSON.parse(byScript.output)).toEqual({ verdict: 'pass', exitCode: 0, files: 6 });
+  }
+  for (const dir of ['library-esm', 'library-cjs'])
+    expect(timeless(reportIn(path.join(app, 'out', dir)))).toEqual(timeless(reportIn(path.join(app, 'out', 'command'))));
+  // Typed: the package names its declarations, and they declare the function.
+  const types = JSON.parse(readFileSync(path.join(app, 'node_modules', 'admin-api-conformance', 'package.json'), 'utf8')).types;
+  expect(readFileSync(path.join(app, 'node_modules', 'admin-api-conformance', types), 'utf8')).toContain('runConformance');
 });

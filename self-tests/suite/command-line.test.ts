@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCommand, runSuite } from '../support/run-suite.ts';
+import { runCommand, runSuite, runSuiteProcess } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
 // merge, is one line and exit code 2 before Playwright starts, never a run of the suite.
@@ -150,7 +150,7 @@ test('a run refused before the suite read its configuration leaves no earlier ve
 
 test('a temporary folder that cannot be written is a configuration error in one line, exit code 2, without a stack', async () => {
   const missing = path.join(os.tmpdir(), 'conformance-no-such-tmpdir', 'tmp');
-  const run = await runSuite({ TMPDIR: missing });
+  const run = await runSuiteProcess({ TMPDIR: missing });
   expect(run.exitCode, run.stdout + run.stderr).toBe(2);
   expect(run.stderr.trim().split('\n')).toEqual([
     `admin-api-conformance: the temporary folder ${missing} cannot be written (ENOENT): set TMPDIR to a writable folder`,

@@ -218,11 +218,26 @@ test.describe('the embedded reference target', () => {
 
 test('a report folder another live run holds is refused with one line, exit code 2', async () => {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-locked-'));
+  const other = spawn('sleep', ['60'], { stdio: 'ignore' });
   try {
-    writeFileSync(path.join(reportDir, LOCK_FILE), `${process.pid}\n`);
+    writeFileSync(path.join(reportDir, LOCK_FILE), `${other.pid}\n`);
     const run = await runSuite({ CONFORMANCE_REPORT_DIR: reportDir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toContain(`another run (process ${process.pid}) is writing to ${reportDir}`);
+    expect(run.stderr).toContain(`another run (process ${other.pid}) is writing to ${reportDir}`);
+  } finally {
+    other.kill();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+test('two runs of the engine in one process refuse to share a report folder: the second is a configuration error, the first goes on', async () => {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-locked-'));
+  try {
+    const [first, second] = await Promise.all([runSuite({ CONFORMANCE_REPORT_DIR: reportDir }), runSuite({ CONFORMANCE_REPORT_DIR: reportDir })]);
+    expect([first.exitCode, second.exitCode].sort()).toEqual([0, 2]);
+    expect(first.stderr + second.stderr).toContain(`another run (process ${process.pid}) is writing to ${reportDir}`);
+    // Once the first has ended, the folder is free again.
+    expect((await runSuite({ CONFORMANCE_REPORT_DIR: reportDir })).exitCode).toBe(0);
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { echoingSecrets, spellings } from '../support/echoing-target.ts';
 import { hugeBody, neverAnswers, serveHttp, writeAnswer, type LoopbackServer } from '../support/hostile-servers.ts';
 import { canary, contentsUnder, leaks, type Canary } from '../support/leaks.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { runSuiteProcess } from '../support/run-suite.ts';
 
 // Fifty deployments in one run, as a vendor checks its tenants: most faithful, some failing one clause on one
 // version, some that never answer, some whose answers never end, some that quote their tokens back. One test
@@ -89,7 +89,7 @@ test('fifty tenants in one run: one test per clause, each tenant its own verdict
       env[`ECHO${i + 1}_FORBIDDEN`] = t.forbidden.value;
       env[`ECHO${i + 1}_SIGNUP`] = t.signup.map((c) => c.value).join(',');
     }
-    const run = await runSuite({ ...env, CONFORMANCE_RUN_TIMEOUT_MS: String(FLEET_RUN_MS) }, [], FLEET_RUN_MS + 30_000);
+    const run = await runSuiteProcess({ ...env, CONFORMANCE_RUN_TIMEOUT_MS: String(FLEET_RUN_MS) }, [], FLEET_RUN_MS + 30_000);
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     // One test per clause carries every tenant: not a worker, nor a test, per tenant.
     expect(run.stdout).toContain(`Running ${loadCatalogue().length} tests using 1 worker`);

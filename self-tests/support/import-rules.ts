@@ -17,10 +17,10 @@ export const ROOMS = [
   'harness/recording',
   'harness/judging',
   'harness/evidence',
-  'harness/run',
   'reporters',
   'checks',
   'commands',
+  'run',
   'tests',
   'reference-server',
 ] as const;

@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { referenceEnvironment } from '../../reference-server/fixtures.ts';
 import { CI_MARKERS } from '../../harness/config/ci.ts';
+import { runConformance } from '../../run/engine.ts';
+import { COMMANDS } from '../../run/commands.ts';
 
 export const PROJECT_ROOT = path.join(__dirname, '../../');
 export const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
@@ -79,12 +81,48 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Lets a test act on the running suite, say kill it halfway, given the output so far. */
 export type RunControl = (child: ChildProcess, output: () => string) => void;
 
+/** Where a run's lines are caught, in this process. */
+function caught(): { output: { out(text: string): void; err(text: string): void }; stdout: () => string; stderr: () => string } {
+  let [stdout, stderr] = ['', ''];
+  return { output: { out: (t) => void (stdout += t), err: (t) => void (stderr += t) }, stdout: () => stdout, stderr: () => stderr };
+}
+
+const reportIn = (reportDir: string): ConformanceReport | undefined => {
+  const file = path.join(reportDir, 'conformance.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+};
+
+/**
+ * Runs the suite as the command does, from a scratch folder (so that no `.env` of the developer's is read), and
+ * reads what it wrote: in this process, through the engine the command's Playwright run calls, when the run needs
+ * nothing only a process shows (Playwright's options in `args`, a test acting on the process, another copy of the
+ * suite); in a child process of its own group otherwise (runSuiteProcess).
+ */
+export async function runSuite(
+  env: Record<string, string> = {},
+  args: string[] = [],
+  timeoutMs = 110_000,
+  control?: RunControl,
+  workDir?: string,
+  /** Another copy of the suite's command (support/suite-copy.ts). */
+  command = COMMAND,
+): Promise<SuiteRun> {
+  if (args.length > 0 || control !== undefined || command !== COMMAND) return runSuiteProcess(env, args, timeoutMs, control, workDir, command);
+  const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
+  const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
+  const lines = caught();
+  const started = Date.now();
+  const result = await runConformance({ env: commandEnv({ ...env, CONFORMANCE_REPORT_DIR: reportDir }) as Record<string, string>, cwd, output: lines.output });
+  const durationMs = Date.now() - started;
+  return { exitCode: result.exitCode, stdout: lines.stdout(), stderr: lines.stderr(), durationMs, pid: process.pid, reportDir, report: reportIn(reportDir) };
+}
+
 /**
  * Runs the suite's command as a user would, in a child process of its own process group (so that a test
  * can kill the whole run), from a scratch folder (so that no `.env` of the developer's is read), and
  * reads what it wrote. `args` go to Playwright.
  */
-export async function runSuite(
+export async function runSuiteProcess(
   env: Record<string, string> = {},
   args: string[] = [],
   timeoutMs = 110_000,
@@ -107,14 +145,13 @@ export async function runSuite(
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   noteRun(started, exitCode, stdout);
-  const file = path.join(reportDir, 'conformance.json');
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
-  return { exitCode, stdout, stderr, durationMs: Date.now() - started, pid: child.pid!, reportDir, report };
+  return { exitCode, stdout, stderr, durationMs: Date.now() - started, pid: child.pid!, reportDir, report: reportIn(reportDir) };
 }
 
 /**
  * Runs the command with these arguments as given, no `--` added, from an empty folder with none of the
  * developer's configuration (so the embedded reference target, or a merge); its report, when it wrote one.
+ * verify, merge, diff and document run in this process, as the command runs them; anything else in a child.
  */
 export async function runCommand(
   args: string[],
@@ -126,7 +163,16 @@ export async function runCommand(
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   for (const key of CLEARED) delete env[key];
   Object.assign(env, given);
-  env.CONFORMANCE_REPORT_DIR = path.join(cwd, 'report');
+  const reportDir = path.join(cwd, 'report');
+  env.CONFORMANCE_REPORT_DIR = reportDir;
+  const name = args[0] as keyof typeof COMMANDS;
+  if (Object.hasOwn(COMMANDS, name)) {
+    const lines = caught();
+    const exitCode = await COMMANDS[name](args.slice(1), { output: lines.output, env, cwd });
+    const report = reportIn(reportDir);
+    rmSync(cwd, { recursive: true, force: true });
+    return { exitCode, stdout: lines.stdout(), stderr: lines.stderr(), report };
+  }
   const child = spawn(process.execPath, [COMMAND, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -135,8 +181,7 @@ export async function runCommand(
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
-  const file = path.join(env.CONFORMANCE_REPORT_DIR, 'conformance.json');
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+  const report = reportIn(reportDir);
   rmSync(cwd, { recursive: true, force: true });
   noteRun(started, exitCode, stdout);
   return { exitCode, stdout, stderr, report };

@@ -14,6 +14,7 @@ const RUN_NEEDS = [
   'tsconfig.json',
   'playwright.config.ts',
   'tests',
+  'run',
   'harness',
   'checks',
   'reporters',

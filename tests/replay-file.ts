@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Clause } from '../contracts/catalogue.ts';
-import type { ClauseStatus } from '../../reporters/conformance-result.ts';
-import { isNode } from '../contracts/validator.ts';
+import type { Clause } from '../harness/contracts/catalogue.ts';
+import type { ClauseStatus } from '../reporters/conformance-result.ts';
+import { isNode } from '../harness/contracts/validator.ts';
 
 // What global setup hands the workers: one file, written once before any worker starts, in a folder only this
 // user can read, and read once by each worker. It holds what a test replays and what the Playwright config
-// needs, secrets already replaced; the verdicts themselves stay in the runner (harness/run/run-judgement.ts).
+// needs, secrets already replaced; the reports themselves are the engine's (run/), written in the runner.
 
 /** Where global setup left the file: inherited by the workers through the environment. */
 export const REPLAY_FILE_VARIABLE = 'ADMIN_API_CONFORMANCE_REPLAY_FILE';

@@ -1,9 +1,14 @@
-import { gateOf, BASELINE_VARIABLE, type Gate } from '../config/gate.ts';
-import { loadTargets, replayOf, type RunTargets } from '../config/targets.ts';
-import { ConfigError } from '../files/config-error.ts';
-import { visible } from '../files/visible.ts';
-import { specDocument } from '../contracts/document.ts';
-import type { Baseline } from '../../reporters/baseline.ts';
+import { gateOf, BASELINE_VARIABLE, type Gate } from '../harness/config/gate.ts';
+import { loadTargets, replayOf, type RunTargets } from '../harness/config/targets.ts';
+import { ConfigError } from '../harness/files/config-error.ts';
+import { visible } from '../harness/files/visible.ts';
+import { specDocument } from '../harness/contracts/document.ts';
+import type { Baseline } from '../reporters/baseline.ts';
+import { loadReplayTargets } from '../harness/evidence/replay-bundle.ts';
+import { readBundle } from '../harness/evidence/bundle-reader.ts';
+import { runOf, ReportFileError } from '../commands/report-file.ts';
+import { compareTexts, DocumentTextError } from '../commands/document-texts.ts';
+import { verifyBundle } from '../commands/verify.ts';
 
 /** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
 export interface Run extends RunTargets {
@@ -21,8 +26,7 @@ export function loadRun(env: Record<string, string | undefined> = process.env, c
 function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTargets {
   const replay = replayOf(env, cwd);
   if (replay === undefined) return loadTargets(env, cwd);
-  // Required, not imported: a run that replays nothing loads none of the bundle's modules.
-  const run = (require('../evidence/replay-bundle') as typeof import('../evidence/replay-bundle')).loadReplayTargets(replay, env, cwd);
+  const run = loadReplayTargets(replay, env, cwd);
   verifiedFirst(run.targets[0].replay!.file, replay);
   return run;
 }
@@ -34,8 +38,6 @@ function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTar
  * never a comparison left out.
  */
 function baselineRun(file: string): Pick<Baseline, 'reports' | 'documents'> {
-  const { runOf, ReportFileError } = require('../../commands/report-file') as typeof import('../../commands/report-file');
-  const { compareTexts, DocumentTextError } = require('../../commands/document-texts') as typeof import('../../commands/document-texts');
   try {
     const { reports, bundled } = runOf(file);
     const documents = compareTexts({ side: 'old', sha256: reports[0].document.sha256, bundled }, { side: 'new', sha256: specDocument().sha256 });
@@ -51,23 +53,9 @@ function baselineRun(file: string): Pick<Baseline, 'reports' | 'documents'> {
  * every rendering a person reads. A bundle changed in any of them is refused, in one line, before anything runs.
  */
 function verifiedFirst(file: string, given: string): void {
-  const { readBundle } = require('../evidence/bundle-reader') as typeof import('../evidence/bundle-reader');
-  const { verifyBundle } = require('../../commands/verify') as typeof import('../../commands/verify');
   const [difference] = verifyBundle(readBundle(file)).differences;
   if (difference !== undefined)
     throw new ConfigError(
       `CONFORMANCE_REPLAY: the bundle ${given} does not verify (${visible(difference)}); admin-api-conformance verify names every difference`,
     );
-}
-
-let thisRun: Run | undefined;
-
-/**
- * The targets of this run, read once: the configuration, global setup and the reporter all run in
- * Playwright's runner, and take the same reading (a replayed bundle is checked once; the judging reads its
- * exchanges; the baseline is read once).
- */
-export function runTargets(): Run {
-  thisRun ??= loadRun();
-  return thisRun;
 }

@@ -1,12 +1,12 @@
 import { expect as baseExpect, type TestDetails, type TestInfo } from '@playwright/test';
-import type { Clause } from '../contracts/catalogue.ts';
+import type { Clause } from '../harness/contracts/catalogue.ts';
 import { replayFile, type Replay } from './replay-file.ts';
 
 // A test replays the verdict the judge gave its clause in the runner; it judges nothing itself.
 
 /** The clauses to replay, one test each: the catalogue global setup read or, where none ran (`--list`), the catalogue file. */
 export function clausesToReplay(): Clause[] {
-  return replayFile()?.catalogue ?? (require('../contracts/catalogue') as typeof import('../contracts/catalogue')).loadCatalogue();
+  return replayFile()?.catalogue ?? (require('../harness/contracts/catalogue') as typeof import('../harness/contracts/catalogue')).loadCatalogue();
 }
 
 export const expect = baseExpect.extend({

@@ -1,25 +1,26 @@
-// What global setup does: every request of the run sent once per target, every clause judged, the request
-// log and the evidence left in the report folder. Targets are judged side by side, each on its own.
+// The run's judging: every request of the run sent once per target, every clause judged, the request log and
+// the evidence left in the report folder. Targets are judged side by side, each on its own.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../reference-server/embedded.ts';
-import { withEmbedded, type TargetConfig } from '../config/config.ts';
-import { bundleRecording, recordingOf } from '../evidence/bundle-recording.ts';
-import type { Exchange } from '../transport/exchange.ts';
-import { stageEvidence } from '../evidence/evidence-stage.ts';
-import { judge } from '../judging/judge.ts';
-import { preflightProblem } from '../recording/preflight.ts';
-import { bounded, record, type Recording } from '../recording/recording.ts';
-import { cut, runFacts, runsOf, shown, type RunFacts } from '../judging/verdicts.ts';
-import { createSecrets, redactValue, type Secrets } from '../secrets/redact.ts';
-import { consistencyOf } from '../judging/repeat.ts';
-import type { RunJudgement, TargetJudgement } from './run-judgement.ts';
-import type { Clause } from '../contracts/catalogue.ts';
-import { REQUEST_LOG, type RequestLog } from '../evidence/request-log.ts';
-import { makeFolder } from '../files/folders.ts';
-import { loadChecks } from '../../checks/index.ts';
-import type { Check } from '../judging/judge.ts';
-import { replaysOfRun } from './replays.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
+import { withEmbedded, type TargetConfig } from '../harness/config/config.ts';
+import { bundleRecording, recordingOf } from '../harness/evidence/bundle-recording.ts';
+import type { Exchange } from '../harness/transport/exchange.ts';
+import { stageEvidence } from '../harness/evidence/evidence-stage.ts';
+import { judge } from '../harness/judging/judge.ts';
+import { preflightProblem } from '../harness/recording/preflight.ts';
+import { bounded, record, type Recording } from '../harness/recording/recording.ts';
+import { cut, runFacts, runsOf, shown, type RunFacts } from '../harness/judging/verdicts.ts';
+import { createSecrets, redactValue, type Secrets } from '../harness/secrets/redact.ts';
+import { consistencyOf } from '../harness/judging/repeat.ts';
+import type { Clause } from '../harness/contracts/catalogue.ts';
+import { REQUEST_LOG, type RequestLog } from '../harness/evidence/request-log.ts';
+import { makeFolder } from '../harness/files/folders.ts';
+import { loadChecks } from '../checks/index.ts';
+import type { Check } from '../harness/judging/judge.ts';
+import { setMaxListeners } from 'node:events';
+import { replayedRecording } from '../harness/evidence/replay-bundle.ts';
+import type { ClauseRun } from '../harness/judging/verdicts.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
   const requests = recording.exchanges.map((e) => ({
@@ -38,19 +39,29 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunF
 
 /** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
 function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
-  // Required, not imported: a run that replays nothing loads none of the bundle's modules (harness/config/targets.ts).
-  const { replayedRecording } = require('../evidence/replay-bundle') as typeof import('../evidence/replay-bundle');
   const bundle = replayedRecording(replay.file);
   return { recording: recordingOf(bundle), consistency: bundle.facts.consistency };
 }
 
+/** One target's verdicts, or the problem that left nothing of it to judge. */
+export interface TargetJudgement {
+  config: TargetConfig;
+  facts: RunFacts;
+  /** Every clause's run, as the judge gave it; empty when `problem` says why there is nothing to judge. */
+  runs: ClauseRun[];
+  /** Why no clause of this target could be judged (no answer, every request 404, the admin token refused). */
+  problem?: string;
+}
+
+export interface RunJudgement {
+  catalogue: Clause[];
+  /** The day deviations are judged against (YYYY-MM-DD), taken once when the run started. */
+  today: string;
+  targets: TargetJudgement[];
+}
+
 /** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
-async function judgeTarget(
-  config: TargetConfig,
-  catalogue: Clause[],
-  checks: Check[],
-  signal: AbortSignal,
-): Promise<Omit<TargetJudgement, 'project'> | undefined> {
+async function judgeTarget(config: TargetConfig, catalogue: Clause[], checks: Check[], signal: AbortSignal): Promise<TargetJudgement | undefined> {
   const secrets = createSecrets(config);
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
@@ -86,17 +97,11 @@ export const TARGETS_AT_ONCE = 32;
 
 /**
  * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
- * the others their verdicts. `projects` names the run's Playwright projects (one per target), undefined for a
- * single target or a fleet, whose tests carry every target at once (harness/run/replays.ts). Undefined when
- * `signal` stopped the run meanwhile.
+ * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
  */
-export async function judgeTargets(
-  targets: TargetConfig[],
-  projects: string[] | undefined,
-  catalogue: Clause[],
-  today: string,
-  signal: AbortSignal,
-): Promise<RunJudgement | undefined> {
+export async function judgeTargets(targets: TargetConfig[], catalogue: Clause[], today: string, signal: AbortSignal): Promise<RunJudgement | undefined> {
+  // Every request in flight listens for the stop: a fleet has hundreds at once, which is no leak.
+  setMaxListeners(0, signal);
   // The embedded reference target runs in this process, and only while its answers are recorded.
   const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
@@ -105,7 +110,6 @@ export async function judgeTargets(
     configs.map((c) => () => judgeTarget(c, catalogue, checks, signal)),
     TARGETS_AT_ONCE,
   ).finally(() => embedded?.close());
-  if (judged.some((t) => t === undefined)) return undefined;
-  const judgement = { catalogue, today, targets: judged.map((t, i) => ({ ...t!, project: projects ? configs[i].name : '' })) };
-  return { ...judgement, replays: replaysOfRun(judgement, targets.length > 1 && !projects) };
+  if (signal.aborted || judged.some((t) => t === undefined)) return undefined;
+  return { catalogue, today, targets: judged as TargetJudgement[] };
 }

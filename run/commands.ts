@@ -1,0 +1,29 @@
+import { processIO, type CommandIO } from '../commands/command-io.ts';
+import { diffCommand } from '../commands/diff-command.ts';
+import { documentCommand } from '../commands/document-command.ts';
+import { mergeCommand } from '../commands/merge-command.ts';
+import { verifyCommand } from '../commands/verify-command.ts';
+import { SILENT } from './output.ts';
+
+// The commands that read runs, as functions: each takes the command line's words after its name and gives the
+// exit code the command exits with; its lines go to `io.output` (silent unless given).
+
+/** The io of a call: the caller's, each part defaulting to silence, no variables and the process's folder. */
+const ioOf = (io: Partial<CommandIO> = {}): CommandIO => ({ output: io.output ?? SILENT, env: io.env ?? {}, cwd: io.cwd ?? processIO().cwd });
+
+/** `verify <bundle> [--anyway] [--key FILE]`: 0 verified, 1 a difference, 2 not verifiable here. */
+export const verify = (args: string[], io?: Partial<CommandIO>): Promise<number> => verifyCommand(args, ioOf(io));
+
+/** `merge <shard folder>…` into `CONFORMANCE_REPORT_DIR` of `io.env`: the merged run's exit code. */
+export const merge = async (args: string[], io?: Partial<CommandIO>): Promise<number> => mergeCommand(args, ioOf(io));
+
+/** `diff <old run> <new run>`: 1 when anything regressed, 0 otherwise, 2 a run unreadable, 3 nothing to compare. */
+export const diff = async (args: string[], io?: Partial<CommandIO>): Promise<number> => diffCommand(args, ioOf(io));
+
+/** `document [FILE]`: 0 the document's tables agree with the contracts, 1 rows differ, 2 not the document. */
+export const document = async (args: string[], io?: Partial<CommandIO>): Promise<number> => documentCommand(args, ioOf(io));
+
+/** The commands by name, as the command line runs them. */
+export const COMMANDS = { verify, merge, diff, document } as const;
+
+export { refuseCommandLine } from './engine.ts';

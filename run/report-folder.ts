@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
+import { loadProfiles } from '../harness/contracts/profiles.ts';
+import { contractsHash } from '../harness/contracts/contracts.ts';
+import { specDocument } from '../harness/contracts/document.ts';
+import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
+import type { ConfigError } from '../harness/files/config-error.ts';
+import type { Product } from '../harness/config/product.ts';
+import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts';
+import { folderToTakeOnConfigError } from '../harness/config/replay-folder.ts';
+import type { Source } from '../harness/config/sources.ts';
+import type { RunTargets } from '../harness/config/targets.ts';
+import { writeArtifacts } from '../reporters/artifacts.ts';
+import { incompleteReport, type ConformanceReport } from '../reporters/conformance-result.ts';
+import type { Output } from './output.ts';
+
+// The report folder belongs to one run: taken at its start, before any request, and holding an
+// incomplete verdict until the run writes the real one.
+
+function placeholder(target: ConformanceReport['target'], product?: Product, claim?: string[]): ConformanceReport {
+  return incompleteReport(loadCatalogue(), {
+    suiteVersion: SUITE_VERSION,
+    contractsHash: contractsHash(),
+    document: specDocument(),
+    product,
+    target,
+    startedAt: new Date().toISOString(),
+    profiles: loadProfiles(),
+    claim,
+  });
+}
+
+/** Takes every report folder of the run and leaves an incomplete report in each; returns what lets the folder go. */
+export function startRun(run: RunTargets, output: Output): () => void {
+  // What this run writes: its reports, and with several targets each one's folder below targets/.
+  const folders = run.multi ? run.targets.map((t) => path.relative(run.reportDir, t.reportDir).split(path.sep).join('/')) : [];
+  const release = takeReportFolder(run.reportDir, [...RUN_OUTPUT, ...folders]);
+  try {
+    for (const t of run.targets) {
+      const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product, t.claim);
+      writeArtifacts(report, t.reportDir);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  for (const notice of new Set(run.targets.flatMap((t) => t.notices))) output.err(`conformance: notice: ${notice}\n`);
+  return release;
+}
+
+/**
+ * A configuration error still takes the report folder, when it can be named, so that no earlier verdict stands
+ * there (a report published after a failed step would show it); the line says what is wrong. Exit code 2.
+ */
+export function refuseConfiguration(error: ConfigError, env: Source, cwd: string, output: Output): void {
+  output.err(`conformance: configuration error: ${error.message}\n`);
+  const reportDir = folderToTakeOnConfigError(env, cwd);
+  if (reportDir === undefined) return;
+  let release: (() => void) | undefined;
+  try {
+    release = takeReportFolder(reportDir);
+    // No target was read: the report names none rather than invent one.
+    const { target: _none, ...report } = placeholder({ name: '', baseUrl: '', embedded: false });
+    const reason = `configuration error: ${error.message}`;
+    writeArtifacts({ ...report, verdict: 'error', errors: [reason], clauses: report.clauses.map((c) => ({ ...c, reason })) }, reportDir);
+  } catch {
+    // the folder is what the configuration got wrong, or another run holds it: the line above says enough
+  } finally {
+    release?.();
+  }
+}

@@ -1,0 +1,118 @@
+import type { FullResult, Reporter, Suite } from '@playwright/test/reporter';
+import { projectsOf } from '../run/fleet.ts';
+import type { Output } from '../run/output.ts';
+import { loadCatalogue } from '../harness/contracts/catalogue.ts';
+import { visible } from '../harness/files/visible.ts';
+import { buildReports, writeReports, type RunEnd, type Selection } from '../run/report-run.ts';
+import type { RunResult } from '../run/result.ts';
+import { leaveReplayFile } from './replay-file.ts';
+import { replaysOfRun } from './replays.ts';
+import { endOf, judgingEnd, thisRun } from './runner.ts';
+
+// The reporter carries the engine's verdicts into Playwright's run and its exit code back to the command: once
+// the tests are chosen (onBegin), the engine builds the reports of the clauses they select and writes them, and
+// the workers replay what those reports say; at the end, the command is told the exit code the engine gave.
+// It decides nothing itself.
+
+/** What the command that started the run (bin/admin-api-conformance.js) is told: that the run began, then its exit code. */
+function tellTheCommand(message: { started: true } | { verdict: string; exitCode: number }): void {
+  if (process.connected) process.send?.(message);
+}
+
+/** The clauses the chosen tests select, for each target: by its project, or one choice for a single target or a fleet. */
+function selectionOf(suite: Suite): Selection {
+  const chosen = new Map<string, Set<string>>();
+  for (const test of suite.allTests()) {
+    const project = test.parent.project()?.name ?? '';
+    const clause = test.annotations.find((a) => a.type === 'clause')?.description;
+    if (clause === undefined) continue;
+    if (!chosen.has(project)) chosen.set(project, new Set());
+    chosen.get(project)!.add(clause);
+  }
+  const projects = projectsOf(thisRun().run);
+  return (target) => chosen.get(projects ? target.name : '') ?? new Set();
+}
+
+/** Lines held until Playwright's own are out: the run's summary closes the output. */
+function held(): Output & { flush(): void } {
+  const lines: [NodeJS.WriteStream, string][] = [];
+  return {
+    out: (text) => void lines.push([process.stdout, text]),
+    err: (text) => void lines.push([process.stderr, text]),
+    flush: () => {
+      for (const [stream, text] of lines.splice(0)) stream.write(text);
+    },
+  };
+}
+
+export default class ConformanceReporter implements Reporter {
+  private written?: Promise<RunResult>;
+  private readonly output = held();
+  private removeReplays?: () => void;
+
+  constructor() {
+    tellTheCommand({ started: true });
+    // The command gone (killed with SIGKILL, which it cannot pass on), the run stops as for SIGINT, its report
+    // marked interrupted, rather than go on alone, holding the report folder, its verdict read by no one.
+    if (process.connected) {
+      process.once('disconnect', () => process.kill(process.pid, 'SIGINT'));
+      process.channel?.unref();
+    }
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  /**
+   * The tests are chosen and global setup has ended: the reports of the clauses they select are built now, before
+   * any worker starts (the workers replay what they say), and written meanwhile. A judging that did not end with
+   * verdicts (it failed, or never ran) leaves the reports to onEnd.
+   */
+  onBegin(_config: unknown, suite: Suite): void {
+    const { judged } = thisRun();
+    if (judged?.status === 'passed') this.written = this.write(endOf(judged, selectionOf(suite)));
+  }
+
+  private write(end: RunEnd): Promise<RunResult> {
+    const { run } = thisRun();
+    const reports = buildReports(run, end);
+    const problems = end.judgement?.targets.map((t) => t.problem) ?? [];
+    const targets = run.targets.map((t, i) => ({ name: t.name, report: reports[i], problem: problems[i] }));
+    const projects = projectsOf(run);
+    this.removeReplays = leaveReplayFile({
+      reportDir: run.reportDir,
+      projects,
+      runTimeoutMs: run.targets[0].runTimeoutMs,
+      catalogue: loadCatalogue(),
+      replays: replaysOfRun(targets, projects),
+    });
+    return writeReports(run, reports, end, this.output);
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    const current = thisRun();
+    try {
+      const chosen = await this.written;
+      const outcome = chosen ?? (await this.write(endOf({ ...(await judgingEnd()), ...(result.status === 'interrupted' && { status: 'interrupted' }) })));
+      this.output.flush();
+      return this.settle(outcome.verdict, outcome.exitCode);
+    } catch (error) {
+      this.output.flush();
+      // A report that cannot be written (a full disk, a folder taken away) leaves the run without a verdict: one
+      // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
+      const { code, message } = error as NodeJS.ErrnoException;
+      process.stderr.write(`conformance: no verdict: the reports could not be written (${visible(code ?? message ?? String(error))})\n`);
+      return this.settle('incomplete', 3);
+    } finally {
+      this.removeReplays?.();
+      current.release();
+    }
+  }
+
+  /** The engine's exit code as the run's status and the command's exit code, whatever reporters the user adds or replaces. */
+  private settle(verdict: string, exitCode: number): { status: FullResult['status'] } {
+    tellTheCommand({ verdict, exitCode });
+    return { status: exitCode === 0 ? 'passed' : 'failed' };
+  }
+}
