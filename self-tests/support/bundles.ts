@@ -1,20 +1,13 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { extract } from 'tar';
-import { PROJECT_ROOT } from './run-suite.ts';
+import { verify } from '../../run/commands.ts';
 
-const COMMAND = path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js');
-
-/** Runs `admin-api-conformance verify` as a user would. */
+/** Runs `admin-api-conformance verify` as the command runs it, in this process. */
 export async function verifyCommand(args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [COMMAND, 'verify', ...args], { cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  let [stdout, stderr] = ['', ''];
+  const exitCode = await verify(args, { output: { out: (t) => void (stdout += t), err: (t) => void (stderr += t) }, cwd: os.tmpdir() });
   return { exitCode, stdout, stderr };
 }
 

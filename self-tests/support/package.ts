@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from './run-suite.ts';
+import { noteRun, PROJECT_ROOT } from './run-suite.ts';
 import { CI_MARKERS } from '../../harness/config/ci.ts';
 
 /** What a command printed and how it ended. */
@@ -27,6 +27,7 @@ export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Runs a command as a user would, bounded in time. */
 export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CommandRun> {
+  const started = Date.now();
   const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -35,6 +36,8 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
   return new Promise((resolve) =>
     child.on('close', (exitCode) => {
       clearTimeout(timer);
+      // grep and tar read what a run wrote; anything else runs the suite, as a command, a script or a CI step.
+      if (!['grep', 'tar'].includes(command)) noteRun(started, exitCode, output);
       resolve({ exitCode, output });
     }),
   );

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,11 +31,22 @@ export interface SuiteRun {
 export const RUN_LOG_VARIABLE = 'SELF_TESTS_RUN_LOG';
 
 /** One run of the command, as the bench counts it: how long it took, how it ended, how many of its tests failed. */
-function noteRun(started: number, exitCode: number | null, stdout: string): void {
+export function noteRun(started: number, exitCode: number | null, stdout: string): void {
   const log = process.env[RUN_LOG_VARIABLE];
+  if (!log) return;
   // A failed test's line in the list reporter; each restarts Playwright's worker.
   const failed = stdout.match(/^\s+✘/gm)?.length ?? 0;
-  if (log) appendFileSync(log, `${JSON.stringify({ ms: Date.now() - started, exitCode, failed })}\n`);
+  appendFileSync(log, `${JSON.stringify({ ms: Date.now() - started, exitCode, failed, test: testTitle() })}\n`);
+}
+
+/** The self-test that made a run, as file › title. */
+function testTitle(): string | undefined {
+  try {
+    const info = test.info();
+    return `${path.basename(info.file)} › ${info.title}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A developer's proxy would carry the runs' requests to loopback targets away from them. */
