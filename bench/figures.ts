@@ -13,6 +13,11 @@ export const FAILURE_MARGIN_MS = 100;
 /** Issue 15: `npm test` within two minutes on a quiet 2-core machine. */
 export const NPM_TEST_MS = 120_000;
 
+/** Issue 36: the command line's and Playwright's share of a run (bin/, playwright.config.ts, tests/), in lines. */
+export const CARRIER_LINES = 700;
+/** Issue 36: the runs of the command, as processes, that `npm test` makes. */
+export const PROCESS_RUNS = 40;
+
 export interface Figure {
   name: string;
   measured: string;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RUN_LOG_VARIABLE } from '../self-tests/support/run-suite.ts';
-import { NPM_TEST_MS, type Figure } from './figures.ts';
+import { NPM_TEST_MS, PROCESS_RUNS, type Figure } from './figures.ts';
 import { markdownTable } from './measure.ts';
 import { temporaryFolder, timeCommand } from './run.ts';
 
@@ -15,6 +15,18 @@ const NAME = '`npm test` wall time';
 const GOAL = `≤ ${NPM_TEST_MS / 1000} s on a quiet machine`;
 
 export const NPM_TEST_NOT_RUN: Figure = { name: NAME, measured: 'not run (add -- --npm-test)', goal: GOAL };
+
+const RUNS_NAME = 'process runs of the command in `npm test`';
+export const RUNS_NOT_COUNTED: Figure = { name: RUNS_NAME, measured: 'not run (add -- --npm-test)', goal: `≤ ${PROCESS_RUNS}` };
+
+/** How many runs of the command, as processes, the self-tests noted. */
+function runsNoted(log: string): number | undefined {
+  try {
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return undefined;
+  }
+}
 
 // A line of the list reporter: "  ✓  12 self-tests/suite/x.test.ts:4:1 › title (3.2s)".
 const TEST_LINE = /^\s*[✓✘-]\s+\d+\s+(.+?)\s+\((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;
@@ -66,7 +78,7 @@ function runsOf(log: string, cpuSeconds: number | undefined): string {
   );
 }
 
-export async function npmTest(): Promise<{ figure: Figure; slowest: string }> {
+export async function npmTest(): Promise<{ figure: Figure; runs: Figure; slowest: string }> {
   process.stdout.write('npm test ...\n');
   const folder = temporaryFolder('bench-npm-test-');
   const log = path.join(folder.path, 'runs.jsonl');
@@ -74,12 +86,19 @@ export async function npmTest(): Promise<{ figure: Figure; slowest: string }> {
   const run = await timeCommand('npm', ['test'], { [RUN_LOG_VARIABLE]: log }, DEADLINE_MS, OUTPUT_KEPT);
   const cpuAfter = childrenCpuSeconds();
   const made = runsOf(log, cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore);
+  const noted = run.exitCode === 0 ? (runsNoted(log) ?? 0) : undefined;
   folder.remove();
   const outcome = run.timedOut ? 'killed at its deadline' : `exit ${run.exitCode}`;
   if (run.exitCode !== 0) process.stdout.write(`npm test did not pass; its output ends:\n${run.output.slice(-3000)}\n`);
   const met = run.exitCode === 0 ? run.wallMs <= NPM_TEST_MS : false;
   return {
     figure: { name: NAME, measured: `${(run.wallMs / 1000).toFixed(0)} s (${outcome})`, goal: GOAL, met },
+    runs: {
+      name: RUNS_NAME,
+      measured: noted === undefined ? `not counted (${outcome})` : String(noted),
+      goal: `≤ ${PROCESS_RUNS}`,
+      met: noted === undefined ? undefined : noted <= PROCESS_RUNS,
+    },
     slowest: `${slowestTests(run.output)}\n\n${made}`,
   };
 }

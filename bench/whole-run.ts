@@ -10,7 +10,8 @@ import { formatMs, loadAverage, machine, markdownTable, median } from './measure
 import { timePlaywright, type RunTiming } from './playwright-run.ts';
 import { bareFetchAndParse } from './bare.ts';
 import { interleaved, phaseTable, seconds, type Measured, type Scenario } from './rounds.ts';
-import { NPM_TEST_NOT_RUN, npmTest } from './npm-test.ts';
+import { NPM_TEST_NOT_RUN, npmTest, RUNS_NOT_COUNTED } from './npm-test.ts';
+import { carrierFigure, inProcessFigure } from './engine.ts';
 import { killChildrenOnSignal, startListening, stop, type Listening } from './run.ts';
 import { judgingPieces, targetEnv } from './setup-pieces.ts';
 import { MANY_FAILURES, MANY_PROJECTS } from './variants.ts';
@@ -118,10 +119,11 @@ interface Results {
   pieces: string;
   largeMiB: number;
   huge: { figure: Figure; table: string };
-  npm?: { figure: Figure; slowest: string };
+  npm?: { figure: Figure; runs: Figure; slowest: string };
+  engine: Figure;
 }
 
-function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm }: Results): void {
+function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm, engine }: Results): void {
   say(
     `\nWhole runs (figures 1 and 2: ${REPEATS} rounds; figure 3: ${FAILING_REPEATS} rounds; scenarios in turns, the run of median wall time shown phase by phase)\n\n`,
   );
@@ -138,8 +140,11 @@ function printResults({ small, failures, bareMs, pieces, largeMiB, huge, npm }: 
     huge.figure,
     failureFigure(failures, FLOOR_FAILING),
     npm?.figure ?? NPM_TEST_NOT_RUN,
+    npm?.runs ?? RUNS_NOT_COUNTED,
+    engine,
+    carrierFigure(),
   ];
-  say(`Figures against their goals (issues 15 and 26)\n\n${closingTable(figures)}\n\n`);
+  say(`Figures against their goals (issues 15, 26 and 36)\n\n${closingTable(figures)}\n\n`);
 }
 
 async function main(): Promise<void> {
@@ -158,9 +163,10 @@ async function main(): Promise<void> {
     largeMiB: listMiB(target),
   }));
   const huge = await hugeList();
+  const engine = await inProcessFigure();
   const npm = process.argv.includes('--npm-test') ? await npmTest() : undefined;
   floor.remove();
-  printResults({ ...measured, bareMs, huge, npm });
+  printResults({ ...measured, bareMs, huge, npm, engine });
   say(`machine: ${machine()}\nbench took ${((Date.now() - started) / 1000).toFixed(0)} s; ${loadAverage()}\n`);
 }
 

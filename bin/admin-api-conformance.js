@@ -13,7 +13,7 @@ const ROOT = path.join(__dirname, '../');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 // A clone runs the TypeScript sources; the installed package, which ships no TypeScript, runs their build.
 const [SUITE, EXT] = existsSync(path.join(ROOT, 'playwright.config.ts')) ? [ROOT, '.ts'] : [path.join(ROOT, 'dist'), '.js'];
-const CONFIG = path.join(SUITE, `playwright.config${EXT}`);
+const CONFIG = path.join(SUITE, 'tests', `playwright.config${EXT}`);
 const REPORTER = path.join(SUITE, 'tests', `reporter${EXT}`);
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;

@@ -22,6 +22,8 @@ export const ROOMS = [
   'commands',
   'run',
   'tests',
+  'bin',
+  'targets',
   'reference-server',
 ] as const;
 
