@@ -3,8 +3,8 @@ import { diffRuns } from '../reporters/diff.ts';
 import { diffMarkdown, diffText } from '../reporters/diff-output.ts';
 import { readArguments } from './arguments.ts';
 import type { CommandIO } from './command-io.ts';
-import { compareTexts, DocumentTextError } from './document-texts.ts';
-import { ReportFileError, runOf } from './report-file.ts';
+import { compareTexts, DocumentTextError } from '../readers/document-texts.ts';
+import { ReportFileError, runOf } from '../readers/report-file.ts';
 
 // `admin-api-conformance diff OLD NEW [--format text|markdown|json] [--old-document FILE] [--new-document FILE]`:
 // two runs compared clause by clause, each a conformance.json, a report folder (a matrix's too) or an evidence

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadSchemas } from '../harness/contracts/contracts.ts';
-import { differenceLine, rowDifferences } from '../harness/contracts/document-contracts.ts';
+import { differenceLine, rowDifferences } from '../harness/document/document-contracts.ts';
 import { documentFile } from '../harness/contracts/document.ts';
-import { documentTables, MAX_DOCUMENT_BYTES } from '../harness/contracts/document-rows.ts';
+import { documentTables, MAX_DOCUMENT_BYTES } from '../harness/document/document-rows.ts';
 import { readSettingFile } from '../harness/files/setting-file.ts';
 import { visible } from '../harness/files/visible.ts';
 import type { CommandIO } from './command-io.ts';

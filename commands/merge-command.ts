@@ -16,7 +16,7 @@ import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { BUNDLE_ARCHIVE, digestProblems, manifestOf, REPORTS, sha256 } from '../harness/evidence/bundle.ts';
-import { checkedReport, readJsonFile, ReportFileError } from './report-file.ts';
+import { checkedReport, readJsonFile, ReportFileError } from '../readers/report-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)

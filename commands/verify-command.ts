@@ -6,7 +6,7 @@ import { attestationFileOf, bundleSubject } from '../harness/evidence/attestatio
 import { readSettingFile } from '../harness/files/setting-file.ts';
 import { verifyingKeyOf } from '../harness/secrets/signing-key.ts';
 import { printable, verifyOutput } from './verify-output.ts';
-import { verifyBundle, type AttestationToCheck } from './verify.ts';
+import { verifyBundle, type AttestationToCheck } from '../readers/verify.ts';
 import { readArguments } from './arguments.ts';
 import type { CommandIO } from './command-io.ts';
 

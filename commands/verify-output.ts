@@ -1,6 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import { claimText, headline } from '../reporters/sections.ts';
-import type { Verification } from './verify.ts';
+import type { Verification } from '../readers/verify.ts';
 
 // What `verify` prints, as a pure function of its result. Every line may quote the bundle, which anyone can
 // write: controls and escape sequences are shown as escapes, never sent to the terminal, and a URL's

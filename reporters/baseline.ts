@@ -5,7 +5,7 @@ import { diffRuns, pairs, type DocumentComparison } from './diff.ts';
 // A run compared with its baseline (CONFORMANCE_BASELINE) as `admin-api-conformance diff` compares two runs:
 // each target's report gets what changed since, a pure function of both runs' reports.
 
-/** A baseline run as read (commands/report-file.ts runReports): as given, and its targets' reports. */
+/** A baseline run as read (readers/report-file.ts runReports): as given, and its targets' reports. */
 export interface Baseline {
   source: string;
   reports: ConformanceReport[];

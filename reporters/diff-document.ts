@@ -1,4 +1,4 @@
-import { type RowChange, rowChangeText } from '../harness/contracts/document-changes.ts';
+import { type RowChange, rowChangeText } from '../harness/document/document-changes.ts';
 import type { ClauseResult } from './conformance-result.ts';
 
 // Whether a new text of the document accounts for a clause's change between two runs: some row the text

@@ -1,4 +1,4 @@
-import { type RowChange, rowChangeText } from '../harness/contracts/document-changes.ts';
+import { type RowChange, rowChangeText } from '../harness/document/document-changes.ts';
 import { visible } from '../harness/files/visible.ts';
 import { markdownCode, markdownText } from './escape.ts';
 import type { ChangeKind, ClauseChange } from './change.ts';

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { RowChange } from '../harness/contracts/document-changes.ts';
+import type { RowChange } from '../harness/document/document-changes.ts';
 import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
 import { documentAccount, rowsText } from './diff-document.ts';
 import { changedViolation, failureOf, observationChanges, type Violation } from './diff-evidence.ts';
 
 // Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
-// reading them (files, folders, bundles) is commands/report-file.ts's.
+// reading them (files, folders, bundles) is readers/report-file.ts's.
 
 /** One run as the diff names it. */
 export interface DiffSide {

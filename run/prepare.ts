@@ -6,9 +6,9 @@ import { specDocument } from '../harness/contracts/document.ts';
 import type { Baseline } from '../reporters/baseline.ts';
 import { loadReplayTargets } from '../harness/evidence/replay-bundle.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
-import { runOf, ReportFileError } from '../commands/report-file.ts';
-import { compareTexts, DocumentTextError } from '../commands/document-texts.ts';
-import { verifyBundle } from '../commands/verify.ts';
+import { runOf, ReportFileError } from '../readers/report-file.ts';
+import { compareTexts, DocumentTextError } from '../readers/document-texts.ts';
+import { verifyBundle } from '../readers/verify.ts';
 
 /** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
 export interface Run extends RunTargets {

@@ -63,7 +63,7 @@ function filesIn(dir: string, below = '', depth = 0): string[] {
       const name = below ? `${below}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) throw new BundleError(`${visible(name)} is a link; a bundle holds files and folders only`);
       if (entry.isDirectory()) return depth + 1 < FOLDER_DEPTH ? filesIn(dir, name, depth + 1) : [];
-      // The attestation of a signed run says something of the bundle, and is checked as such (commands/verify.ts).
+      // The attestation of a signed run says something of the bundle, and is checked as such (readers/verify.ts).
       return entry.isFile() && name !== FOLDER_ATTESTATION ? [name] : [];
     });
 }

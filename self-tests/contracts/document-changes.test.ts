@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { loadSchemas } from '../../harness/contracts/contracts.ts';
-import { documentChanges, type RowChange, rowChangeText } from '../../harness/contracts/document-changes.ts';
+import { documentChanges, type RowChange, rowChangeText } from '../../harness/document/document-changes.ts';
 import { documentText } from '../../harness/contracts/document.ts';
-import { documentTables } from '../../harness/contracts/document-rows.ts';
+import { documentTables } from '../../harness/document/document-rows.ts';
 
 // Issue 31, point 3: a changed document yields the rows that differ and the clauses they touch. Each new text
 // below is the shipped one edited in one place; compared with the shipped text, it changes exactly the rows

@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { loadSchemas } from '../../harness/contracts/contracts.ts';
-import { rowDifferences, type RowDifference } from '../../harness/contracts/document-contracts.ts';
+import { rowDifferences, type RowDifference } from '../../harness/document/document-contracts.ts';
 import { documentText } from '../../harness/contracts/document.ts';
-import { documentTables } from '../../harness/contracts/document-rows.ts';
+import { documentTables } from '../../harness/document/document-rows.ts';
 
 // Issue 31, point 3: the contracts are derived from the document row by row. The shipped document and the
 // contracts agree; each edited copy below, the shipped text changed in one place, differs in exactly the rows

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { generateKeyPairSync } from 'node:crypto';
 import { signEnvelope } from '../../harness/evidence/dsse.ts';
-import { attestationDifferences, type AttestedBundle } from '../../commands/attestation-check.ts';
-import { verifyBundle } from '../../commands/verify.ts';
+import { attestationDifferences, type AttestedBundle } from '../../readers/attestation-check.ts';
+import { verifyBundle } from '../../readers/verify.ts';
 import { attestationStatement, IN_TOTO_PAYLOAD_TYPE, type Statement } from '../../reporters/attestation.ts';
 import { suiteConfiguration } from '../../reporters/attestation-file.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { verifyBundle } from '../../commands/verify.ts';
+import { verifyBundle } from '../../readers/verify.ts';
 import { verifyOutput } from '../../commands/verify-output.ts';
 import { documentText } from '../../harness/contracts/document.ts';
 import { manifestValue, referenceBundle, resealed, withFile } from '../support/in-process-bundle.ts';

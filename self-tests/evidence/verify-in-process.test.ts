@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { EXCHANGES, MANIFEST } from '../../harness/evidence/bundle.ts';
-import { verifyBundle } from '../../commands/verify.ts';
+import { verifyBundle } from '../../readers/verify.ts';
 import { verifyOutput } from '../../commands/verify-output.ts';
 import { manifestValue, referenceBundle, resealed, withFile } from '../support/in-process-bundle.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { diffRuns, type RunDiff } from '../../reporters/diff.ts';
 import { diffMarkdown } from '../../reporters/diff-output.ts';
-import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
+import { checkedReport, readJsonFile } from '../../readers/report-file.ts';
 import { check } from '../../harness/files/checked.ts';
 import { PROJECT_ROOT, runCommand } from '../support/run-suite.ts';
 

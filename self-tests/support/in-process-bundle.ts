@@ -8,7 +8,7 @@ import { documentEntry } from '../../harness/evidence/bundle-document.ts';
 import { documentFile } from '../../harness/contracts/document.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
-import { rejudge } from '../../commands/verify.ts';
+import { rejudge } from '../../readers/verify.ts';
 import { renderBadge } from '../../reporters/badge.ts';
 import { renderCtrf } from '../../reporters/ctrf.ts';
 import { renderHtml } from '../../reporters/html.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
+import { checkedReport, readJsonFile } from '../../readers/report-file.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { log, run } from './supervisor.ts';
 import type { Run } from './unleash.ts';

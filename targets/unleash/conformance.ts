@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkedReport, readJsonFile } from '../../commands/report-file.ts';
+import { checkedReport, readJsonFile } from '../../readers/report-file.ts';
 import { renderConformancePage } from '../../reporters/markdown.ts';
 import { checkClaims } from './claims.ts';
 import { handleSignals, isInterrupted, log, run } from './supervisor.ts';

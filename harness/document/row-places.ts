@@ -1,7 +1,7 @@
-import type { JsonSchema } from './contracts.ts';
+import type { JsonSchema } from '../contracts/contracts.ts';
 import type { DocumentRow, DocumentTable, RowAspect } from './document-rows.ts';
 import { clausesTouched, type ContractPlace } from './row-clauses.ts';
-import { isNode, type Node } from './validator.ts';
+import { isNode, type Node } from '../contracts/validator.ts';
 
 // Where in the contracts a row of the document lies: the contract of its table, the kind of a union (2.6) and
 // the property it names; and so the clauses it touches. Shared by the comparison of the document with the

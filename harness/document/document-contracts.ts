@@ -1,9 +1,9 @@
-import type { Clause } from './catalogue.ts';
-import type { JsonSchema } from './contracts.ts';
+import type { Clause } from '../contracts/catalogue.ts';
+import type { JsonSchema } from '../contracts/contracts.ts';
 import { ASPECTS, aspectsOf, described, type DocumentRow, type DocumentTable, type RowAspect, rowName, tableLabel } from './document-rows.ts';
 import { clausesTouched, type ContractPlace } from './row-clauses.ts';
 import { branchesOf, CONTRACT_OF_TABLE, ERROR_OF, holdersOf, KIND_ERROR_OF, propertiesOf, stringsOf } from './row-places.ts';
-import { isNode, type Node } from './validator.ts';
+import { isNode, type Node } from '../contracts/validator.ts';
 
 // The document's tables against the contracts, row by row: every field of a table is a property of its
 // contract with the type, required-ness, nullability, format and allowed values the row gives, and every

@@ -1,6 +1,6 @@
-import type { Clause } from './catalogue.ts';
-import type { JsonSchema } from './contracts.ts';
-import { CLAUSES_KEYWORD, isNode, type Node } from './validator.ts';
+import type { Clause } from '../contracts/catalogue.ts';
+import type { JsonSchema } from '../contracts/contracts.ts';
+import { CLAUSES_KEYWORD, isNode, type Node } from '../contracts/validator.ts';
 
 // Which clauses a row of the document touches. A contract names the clause each kind of schema error breaks
 // (its `clauses` annotation, CLAUSES_KEYWORD); the nearest annotation wins: a field's own (for its format), its

@@ -1,5 +1,5 @@
-import type { Clause } from './catalogue.ts';
-import type { JsonSchema } from './contracts.ts';
+import type { Clause } from '../contracts/catalogue.ts';
+import type { JsonSchema } from '../contracts/contracts.ts';
 import { ASPECTS, aspectsOf, described, type DocumentRow, type DocumentTable, type RowAspect, rowName, tableLabel } from './document-rows.ts';
 import { rowClauses } from './row-places.ts';
 
