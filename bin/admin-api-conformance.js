@@ -18,7 +18,7 @@ const REPORTER = path.join(SUITE, 'tests', `reporter${EXT}`);
 /** How long a stopped run may take to write its report before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
-/** Exit codes; the README documents them and CI scripts rely on them. */
+/** Exit codes; docs/outcomes.md documents them and CI scripts rely on them. */
 const EXIT = { pass: 0, violation: 1, configuration: 2, noVerdict: 3, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 const version = () => JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
@@ -62,11 +62,13 @@ Exit codes:
        against CONFORMANCE_BASELINE, or a failure the baseline did not have (0 may then stand beside a FAIL)
   2    configuration error: nothing was sent
   3    no verdict: a claimed profile not exercised in full, the target could not be reached or does not serve the
-       admin API, a clause errored, or the run was partial or interrupted
-  129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM (the report says interrupted)
+       admin API, a clause errored, the run timed out, or its reports could not be written
+  129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM: the report says interrupted, unless the reports were
+       already written (then their verdict stands)
+  docs/outcomes.md has every case.
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
-summary.md, badge.svg, junit.xml, ctrf.json.
+summary.md, badge.svg, junit.xml, ctrf.json, requests.json, evidence.tar.gz.
 `;
 }
 

@@ -41,7 +41,7 @@ export default defineConfig({
   // A few targets are checked side by side, one project each; a fleet's tests carry every target at once.
   projects: run.projects?.map((name) => ({ name })),
   // Global setup has the engine judge every clause before any worker starts; a test only replays its verdict.
-  // One worker is fastest (docs/performance.md): Playwright's start-up dominates, and a replay is cheap.
+  // One worker: a replay is cheap, and a second worker would add only its own start-up.
   workers: 1,
   fullyParallel: true,
   retries: 0,
