@@ -274,6 +274,56 @@ function baseUrlGiven(args) {
 
 const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
 
+/**
+ * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
+ * value: `required`, `optional` or `none`. Anything else is refused before Playwright sees it, by its name alone:
+ * Playwright would quote the whole argument, and `--admin-token=SECRET` would reach the terminal and the reports.
+ */
+const PLAYWRIGHT_OPTIONS = {
+  ...Object.fromEntries(
+    ['--add-reporter', '--browser', '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '-j', '--workers', '--last-failed-file']
+      .concat(['--max-failures', '--output', '--project', '--repeat-each', '--reporter', '--retries', '--run-agents', '--shard', '--test-list'])
+      .concat(['--test-list-invert', '--timeout', '--trace', '--tsconfig', '--ui-host', '--ui-port', '--update-source-method'])
+      .map((name) => [name, 'required']),
+  ),
+  ...Object.fromEntries(['--debug', '--only-changed', '--shuffle', '-u', '--update-snapshots'].map((name) => [name, 'optional'])),
+  ...Object.fromEntries(
+    ['--fail-on-flaky-tests', '--forbid-only', '--fully-parallel', '--headed', '--ignore-snapshots', '--last-failed', '--list', '-x']
+      .concat(['--no-deps', '--pass-with-no-tests', '--quiet', '--ui', '-h', '--help'])
+      .map((name) => [name, 'none']),
+  ),
+};
+
+/** An option's name as the refusal may show it: a plain word, never what could be a value typed in its place. */
+const shownName = (/** @type {string} */ name) => (/^--?[a-z][a-z0-9-]{0,40}$/i.test(name) ? name : 'an option (its name is not shown either)');
+
+/**
+ * Why these arguments cannot go to Playwright, or undefined: an option Playwright does not have, or, before `--`, a
+ * word that is neither the command, the base URL nor an option's value. No value is ever quoted: it may be a token.
+ * @param {string[]} args
+ * @param {boolean} filters whether a word may be a test filter (after `--`)
+ */
+function strayArgument(args, filters) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('-') || arg === '-') {
+      if (filters) continue;
+      return "a stray argument (not shown, as it may be a secret) stands after the command or the base URL: tokens go in the environment or a target file, and Playwright's test filters after --";
+    }
+    const [name, inline] = [arg.split('=')[0], arg.includes('=')];
+    const takes = PLAYWRIGHT_OPTIONS[/** @type {keyof typeof PLAYWRIGHT_OPTIONS} */ (name)];
+    if (takes === undefined) {
+      const secret = /token|secret|key|password|auth/i.test(name)
+        ? ': tokens go in CONFORMANCE_ADMIN_TOKEN (or the other CONFORMANCE_ variables), the environment or a target file'
+        : '';
+      return `unknown option ${shownName(name)} (its value is not shown)${secret}; admin-api-conformance --help lists the suite's own options, and npx playwright test --help Playwright's`;
+    }
+    // An option's value is no argument of its own.
+    if (!inline && takes !== 'none' && args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
+  }
+  return undefined;
+}
+
 /** Playwright's options that start its UI mode, which serves until someone closes it: a run would never end. */
 const UI_MODE = ['--ui', '--ui-host', '--ui-port'];
 
@@ -307,6 +357,8 @@ function main(argv) {
   const given = named ? ours.slice(1) : ours;
   const rest = command === 'run' ? baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given) : given;
   if (command !== 'run') return runModule(command, [...rest, ...passed]);
+  const stray = strayArgument(rest, false) ?? strayArgument(passed, true);
+  if (stray) return refuseRun(stray);
   // Playwright's own help, asked for after --: shown as Playwright gives it, which is no run.
   if (passed.includes('--help') || passed.includes('-h')) return playwrightHelp();
   // The tests a filter selects, listed: nothing is sent or judged, and the report folder is left as it is.
