@@ -3,12 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import type { RunResult } from '../../run/result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
+import { runCommandFile } from '../support/command-file.ts';
 import { installInEmptyFolder, pack, run } from '../support/package.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
-// The suite as it will be used: packed, installed into an empty folder with no access to this
-// repository, and run there by its command.
+// The suite as it will be used: packed, installed into an empty folder with no access to this repository, and
+// run there by its command, as a user would: a pass, a configuration error, and a script of the user's importing
+// the library. What the installed command does before it starts anything (help, version, a misspelt command),
+// and its build's functions, are run in this process from the installed files.
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -27,6 +31,9 @@ test.afterAll(async () => new Promise<void>((resolve) => (server ? server.server
 
 const command = (args: string[], env: Record<string, string> = {}) => run(path.join(app, 'node_modules', '.bin', 'admin-api-conformance'), args, app, env);
 const reportIn = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
+/** The installed package's own folder, and a file of its build loaded in this process. */
+const installed = (...parts: string[]) => path.join(app, 'node_modules', 'admin-api-conformance', ...parts);
+const build = <T>(file: string): T => require(installed('dist', file));
 
 test('the tarball holds the command and the built suite only, with its type declarations: no self-tests, benchmarks, documents or TypeScript', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
@@ -38,42 +45,50 @@ test('the tarball holds the command and the built suite only, with its type decl
   for (const name of ['tsx', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name))).toBe(false);
 });
 
-test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's; a misspelt command is named", async () => {
-  const help = await command(['--help']);
+// The installed command's file, run in this process (support/command-file.ts): it reads the build's files beside it.
+test("--help lists every CONFORMANCE_ variable and the exit codes; --version is the package's; a misspelt command is named", () => {
+  const bin = installed('bin', 'admin-api-conformance.js');
+  const help = runCommandFile(bin, ['--help']);
   expect(help.exitCode).toBe(0);
   const { variables } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'config', 'variables.json'), 'utf8')) as { variables: { name: string }[] };
-  for (const { name } of variables) expect(help.output).toContain(name);
-  expect(help.output).toMatch(/Exit codes:[\s\S]*0 .*\n[\s\S]*1 .*\n[\s\S]*2 .*\n[\s\S]*3 /);
-  const version = await command(['--version']);
-  expect(version.output.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
+  for (const { name } of variables) expect(help.stdout).toContain(name);
+  expect(help.stdout).toMatch(/Exit codes:[\s\S]*0 .*\n[\s\S]*1 .*\n[\s\S]*2 .*\n[\s\S]*3 /);
+  const version = runCommandFile(bin, ['--version']);
+  expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
   // The nearest command is found by the suite's build, as a clone finds it by its TypeScript.
-  const typo = await command(['verfiy', 'evidence.tar.gz']);
-  expect(typo.exitCode).toBe(2);
-  expect(typo.output.trim()).toBe('admin-api-conformance: unknown command "verfiy"; did you mean "verify"?');
+  const typo = runCommandFile(bin, ['verfiy', 'evidence.tar.gz']);
+  expect([typo.exitCode, typo.stdout, typo.stderr]).toEqual([2, '', 'admin-api-conformance: unknown command "verfiy"; did you mean "verify"?\n']);
 });
 
 test('the installed command checks the copy of the document it ships against its contracts, row by row', async () => {
-  const document = await command(['document']);
-  expect(document.exitCode, document.output).toBe(0);
-  expect(document.output).toMatch(/dist\/contracts\/spec\/admin-api\.md: its \d+ rows in \d+ tables agree with the contracts\n$/);
+  // What the command runs for `document`, from the build (bin/admin-api-conformance.js, runModule).
+  const { COMMANDS } = build<typeof import('../../run/commands.ts')>('run/commands.js');
+  let [stdout, stderr] = ['', ''];
+  const output = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t) };
+  const exitCode = await COMMANDS.document([], { output, env: {}, cwd: app });
+  expect(exitCode, stdout + stderr).toBe(0);
+  expect(stdout).toMatch(/dist\/contracts\/spec\/admin-api\.md: its \d+ rows in \d+ tables agree with the contracts\n$/);
 });
 
-// A second user of the machine finds os.tmpdir()/admin-api-conformance made by the first, and may not write in
-// it. The tests run as root, whom no mode stops, so a file of that name stands for that folder.
-test('the installed command checks the embedded reference target when asked, and writes the reports where the user stands, whoever ran it before', async () => {
+let passing: ReturnType<typeof command> | undefined;
+/** The installed command given a conformant target: one run, which two tests read. */
+function passingRun() {
+  // A second user of the machine finds os.tmpdir()/admin-api-conformance made by the first, and may not write in
+  // it. The tests run as root, whom no mode stops, so a file of that name stands for that folder.
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-shared-tmp-'));
-  try {
-    writeFileSync(path.join(tmp, 'admin-api-conformance'), '');
-    const result = await command([], { CI: 'true', CONFORMANCE_EMBEDDED: 'true', TMPDIR: tmp });
-    expect(result.exitCode, result.output).toBe(0);
-    expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  writeFileSync(path.join(tmp, 'admin-api-conformance'), '');
+  return command([], { ...referenceTargetEnv(server.url), TMPDIR: tmp }).finally(() => rmSync(tmp, { recursive: true, force: true }));
+}
+
+test('the installed command passes a conformant target, and writes the reports where the user stands, whoever ran it before', async () => {
+  const passed = await (passing ??= passingRun());
+  expect(passed.exitCode, passed.output).toBe(0);
+  expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
+  expect(existsSync(path.join(app, 'conformance-report', 'junit.xml'))).toBe(true);
 });
 
 // A cron job or a hand-run on a staging host (no CI variable) whose configuration went missing must not pass.
-test('the installed command with no target setting at all is a configuration error, exit code 2, outside CI too', async () => {
+test('the installed command with no target setting at all is a configuration error, exit code 2, outside CI too, its report in a relative folder taken from the current folder', async () => {
   const result = await command([], { CONFORMANCE_REPORT_DIR: 'out/unconfigured' });
   expect(result.exitCode, result.output).toBe(2);
   expect(result.output).toContain(
@@ -82,12 +97,12 @@ test('the installed command with no target setting at all is a configuration err
   expect(reportIn(path.join(app, 'out', 'unconfigured')).verdict).toBe('error');
 });
 
-// That the installed command fails a broken target, exit code 1, is what the recipes' runs show (ci.test.ts).
-test('the installed command passes a conformant target, a relative report folder taken from the current folder', async () => {
-  const passing = await command([], { ...referenceTargetEnv(server.url), CONFORMANCE_REPORT_DIR: 'out/conformant' });
-  expect(passing.exitCode, passing.output).toBe(0);
-  expect(reportIn(path.join(app, 'out', 'conformant')).verdict).toBe('pass');
-  expect(existsSync(path.join(app, 'out', 'conformant', 'junit.xml'))).toBe(true);
+test('the installed package checks the embedded reference target when asked, in CI too', async () => {
+  const { runConformance } = build<typeof import('../../run/engine.ts')>('run/index.js');
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-embedded-'));
+  const result: RunResult = await runConformance({ env: { CI: 'true', CONFORMANCE_EMBEDDED: 'true' }, cwd });
+  expect([result.exitCode, result.verdict], result.reason).toEqual([0, 'pass']);
+  expect(reportIn(path.join(cwd, 'conformance-report')).target.embedded).toBe(true);
 });
 
 /** A report as two runs of one target share it: timings and the start aside. */
@@ -114,7 +129,7 @@ test('a script that imports runConformance from the installed package, as an ES 
     FORBIDDEN_TOKEN: env.CONFORMANCE_FORBIDDEN_TOKEN,
     VIEWER_TOKEN: env.CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP,
   };
-  const byCommand = await command([], { ...env, CONFORMANCE_REPORT_DIR: 'out/command' });
+  const byCommand = await (passing ??= passingRun());
   expect(byCommand.exitCode, byCommand.output).toBe(0);
   for (const script of ['judge.mjs', 'judge.cjs']) {
     const byScript = await run(process.execPath, [script], app, tokens);
@@ -122,8 +137,8 @@ test('a script that imports runConformance from the installed package, as an ES 
     expect(JSON.parse(byScript.output)).toEqual({ verdict: 'pass', exitCode: 0, files: 6 });
   }
   for (const dir of ['library-esm', 'library-cjs'])
-    expect(timeless(reportIn(path.join(app, 'out', dir)))).toEqual(timeless(reportIn(path.join(app, 'out', 'command'))));
+    expect(timeless(reportIn(path.join(app, 'out', dir)))).toEqual(timeless(reportIn(path.join(app, 'conformance-report'))));
   // Typed: the package names its declarations, and they declare the function.
-  const types = JSON.parse(readFileSync(path.join(app, 'node_modules', 'admin-api-conformance', 'package.json'), 'utf8')).types;
-  expect(readFileSync(path.join(app, 'node_modules', 'admin-api-conformance', types), 'utf8')).toContain('runConformance');
+  const types = JSON.parse(readFileSync(installed('package.json'), 'utf8')).types;
+  expect(readFileSync(installed(types), 'utf8')).toContain('runConformance');
 });

@@ -10,12 +10,12 @@ import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS, VALID_VARIANTS } from '../../reference-server/variants/index.ts';
 import { unpack } from '../support/bundles.ts';
 import { referenceTargetEnv, runCommand, runSuite, statusesOf, type SuiteRun, diffLines } from '../support/run-suite.ts';
-import { suiteCopy } from '../support/suite-copy.ts';
+import { runCopy, suiteCopy, type SuiteCopy } from '../support/suite-copy.ts';
 
-// Issue 31, point 3, as a black box: one target judged by this suite and by a copy of it whose document makes
-// a field required (and whose contracts were written from it, as the next version's would be). The target
-// leaves the field out; the clause that now fails is changed by the document, not regressed, once diff has
-// both texts: from the bundles, which carry them, or given beside the reports.
+// Issue 31, point 3: one target judged by this suite and by a copy of it whose document makes a field required
+// (and whose contracts were written from it, as the next version's would be), each engine run in this process
+// from its own files. The target leaves the field out; the clause that now fails is changed by the document, not
+// regressed, once diff has both texts: from the bundles, which carry them, or given beside the reports.
 
 const variant = VALID_VARIANTS.find((v) => v.name === 'optional-fields-absent')!;
 /** A target that regressed besides: its projects keep featureCount and lose their name, which both texts require. */
@@ -27,12 +27,12 @@ const ID = 'projects.project.required';
 test.describe.configure({ mode: 'serial' });
 
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
-let copy: ReturnType<typeof suiteCopy>;
+let copy: SuiteCopy;
 let old: SuiteRun;
 let neu: SuiteRun;
 let broken: SuiteRun;
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(60_000);
   server = await startReferenceServer(0, [variant, fault]);
   copy = suiteCopy({
     'contracts/spec/admin-api.md': (text) => text.replace(ROW, REQUIRED_ROW),
@@ -40,11 +40,7 @@ test.beforeAll(async () => {
   });
   const env = referenceTargetEnv(`${server.url}/variants/${variant.name}`);
   const faulty = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
-  [old, neu, broken] = await Promise.all([
-    runSuite(env),
-    runSuite(env, [], 150_000, undefined, undefined, copy.command),
-    runSuite(faulty, [], 150_000, undefined, undefined, copy.command),
-  ]);
+  [old, neu, broken] = await Promise.all([runSuite(env), runCopy(copy, env), runCopy(copy, faulty)]);
 });
 test.afterAll(async () => {
   await new Promise<void>((resolve) => server.server.close(() => resolve()));
@@ -87,7 +83,7 @@ test('a run compared with a baseline judged by the other text names the clause c
   const [bundled, reported] = await Promise.all(
     // The bundle carries the old text; a report names it only by its hash, which the copy does not ship.
     [bundleOf(old), path.join(old.reportDir, 'conformance.json')].map((baseline) =>
-      runSuite({ ...env, CONFORMANCE_BASELINE: baseline, CONFORMANCE_GATE: 'regressions' }, [], 150_000, undefined, undefined, copy.command),
+      runCopy(copy, { ...env, CONFORMANCE_BASELINE: baseline, CONFORMANCE_GATE: 'regressions' }),
     ),
   );
   const changesOf = (run: SuiteRun) => run.report?.baseline?.changes.map((c) => [c.id, c.kind]);

@@ -42,7 +42,10 @@ const RUN = { CONFORMANCE_RUN_ID: 'nightly 41' };
 // report folder before they change anything in it (gather).
 test.describe.configure({ mode: 'default' });
 const shardsOfRun = new Map<number, Promise<SuiteRun>>();
-/** Shard i/2 of the run named RUN: the first given its share by CONFORMANCE_SHARD, the second by --shard, as a job may pass it. */
+/**
+ * Shard i/2 of the run named RUN: the first given its share by CONFORMANCE_SHARD, judged in this process; the second
+ * by --shard, as a job may pass it, a run of the command in a process of its own.
+ */
 function shardOfRun(i: 1 | 2): Promise<SuiteRun> {
   const env = { CONFORMANCE_TARGETS: files.join(','), ...RUN };
   if (!shardsOfRun.has(i)) shardsOfRun.set(i, i === 1 ? runSuite({ ...env, CONFORMANCE_SHARD: '1/2' }) : runSuite(env, ['--shard=2/2']));
@@ -84,12 +87,6 @@ test('shards judge their own targets whole, and merged give the report of one ru
   } finally {
     rmSync(into, { recursive: true, force: true });
   }
-});
-
-test("with --shard=auto a job of GitLab's parallel: judges the share its CI_NODE_INDEX names", async () => {
-  const run = await runSuite({ CONFORMANCE_TARGETS: files.join(','), CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2', CI_PIPELINE_ID: '88' }, ['--shard=auto']);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-  expect([matrixOf(run)?.shard, matrixOf(run)?.run, matrixOf(run)?.targets.map((t) => t.name)]).toEqual(['2/2', 'gitlab 88', ['broken']]);
 });
 
 test('a merge that lacks a shard is no verdict, exit code 3, naming the targets not judged', async () => {
@@ -140,24 +137,23 @@ test('shards of two runs, or one shard twice, are refused in one line, exit code
   }
 });
 
+// --shard=i/n on the command line is CONFORMANCE_SHARD=i/n (bin/admin-api-conformance.js), as shardOfRun(2) shows.
 test('a shard is refused in one line, exit code 2, where it would judge no target, split a single target, or is no i/n', async () => {
-  const cases: [Record<string, string>, string[], string][] = [
-    [{ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '4/4' }, [], 'shard 4/4 holds no target: the run has 3; split it into at most 3 shards'],
-    [{ CONFORMANCE_TARGETS: files.join(',') }, ['--shard=3/2'], 'CONFORMANCE_SHARD is "3/2"; give i/n, with i from 1 to n, such as 2/3'],
-    [{}, ['--shard=1/2'], 'CONFORMANCE_SHARD splits the targets of CONFORMANCE_TARGETS; a single target is judged whole, in one run: unset it'],
+  const cases: [Record<string, string>, string][] = [
+    [{ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '4/4' }, 'shard 4/4 holds no target: the run has 3; split it into at most 3 shards'],
+    [{ CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '3/2' }, 'CONFORMANCE_SHARD is "3/2"; give i/n, with i from 1 to n, such as 2/3'],
+    [{ CONFORMANCE_SHARD: '1/2' }, 'CONFORMANCE_SHARD splits the targets of CONFORMANCE_TARGETS; a single target is judged whole, in one run: unset it'],
     [
       { CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2' },
-      [],
       "CONFORMANCE_SHARD needs the run's identity, so that a merge can refuse shards of different runs: set CONFORMANCE_RUN_ID to one value in every shard of this run (GitHub Actions, GitLab CI and Buildkite give one of their own)",
     ],
     [
       { CONFORMANCE_TARGETS: files.join(','), CONFORMANCE_SHARD: '1/2', CONFORMANCE_RUN_ID: 'run\n2' },
-      [],
       "CONFORMANCE_RUN_ID is not one line of 1 to 200 printable ASCII characters; give the pipeline's id, such as 4711",
     ],
   ];
-  for (const [env, args, line] of cases) {
-    const run = await runSuite(env, args, 30_000);
+  for (const [env, line] of cases) {
+    const run = await runSuite(env);
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([`conformance: configuration error: ${line}`]);
     expect(readdirSync(run.reportDir)).not.toContain('targets');

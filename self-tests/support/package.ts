@@ -1,8 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { noteRun, PROJECT_ROOT } from './run-suite.ts';
+import { SCRATCH_VARIABLE } from './scratch-root.ts';
 import { CI_MARKERS } from '../../harness/config/ci.ts';
 
 /** What a command printed and how it ended. */
@@ -25,8 +26,19 @@ export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !CLEARED(k))), FORCE_COLOR: '0', ...extra };
 }
 
-/** Runs a command as a user would, bounded in time. */
-export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CommandRun> {
+/**
+ * Runs a command as a user would, bounded in time. It is noted as a run of the suite (noteRun) unless `suite` is
+ * false: grep and tar read what a run wrote, and a shell whose suite's command stands in (support/stand-in.ts)
+ * cannot start it; anything else runs the suite, as a command, a script or a CI step, or installs it.
+ */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+  suite = !['grep', 'tar'].includes(command),
+): Promise<CommandRun> {
   const started = Date.now();
   const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -36,8 +48,7 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
   return new Promise((resolve) =>
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      // grep and tar read what a run wrote; anything else runs the suite, as a command, a script or a CI step.
-      if (!['grep', 'tar'].includes(command)) noteRun(started, exitCode, output);
+      if (suite) noteRun(started, exitCode, output);
       resolve({ exitCode, output });
     }),
   );
@@ -62,14 +73,22 @@ function withLock<T>(lock: string, work: () => T): T {
   }
 }
 
-/** `npm pack` of this project, as it would be published: the path of the tarball. */
+const tarballIn = (dir: string) => readdirSync(dir).find((f) => f.endsWith('.tgz'));
+
+/**
+ * `npm pack` of this project, as it would be published: the path of the tarball. Packed once per self-test run
+ * (in its scratch folder, which every worker shares): the sources do not change while it runs, and each pack
+ * builds dist/ again.
+ */
 export function pack(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-pack-'));
-  withLock(path.join(PROJECT_ROOT, '.pack.lock'), () =>
-    execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT, env: userEnv({}), stdio: 'ignore' }),
-  );
-  const [tarball] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
-  return path.join(dir, tarball);
+  const scratch = process.env[SCRATCH_VARIABLE];
+  const dir = scratch ? path.join(scratch, 'package') : mkdtempSync(path.join(os.tmpdir(), 'conformance-pack-'));
+  withLock(path.join(PROJECT_ROOT, '.pack.lock'), () => {
+    if (existsSync(dir) && tarballIn(dir) !== undefined) return;
+    mkdirSync(dir, { recursive: true });
+    execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT, env: userEnv({}), stdio: 'ignore' });
+  });
+  return path.join(dir, tarballIn(dir)!);
 }
 
 /** An empty folder with no access to this repository, where the tarball is installed as a user would. */

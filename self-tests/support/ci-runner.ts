@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { actionSteps, type ShellStep } from './ci-steps.ts';
+import { run } from './package.ts';
+import { PROJECT_ROOT } from './run-suite.ts';
+
+// A CI job as the action's and the recipes' shell steps see it: a workspace, the files GitHub Actions gives a job
+// (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) and its variables, and the steps run in order as a runner runs them.
+
+export interface Runner {
+  workspace: string;
+  output: string;
+  summary: string;
+}
+
+export function runner(): Runner {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'conformance-ci-'));
+  const files = mkdtempSync(path.join(os.tmpdir(), 'conformance-ci-files-'));
+  const [output, summary] = [path.join(files, 'output'), path.join(files, 'summary')];
+  writeFileSync(output, '');
+  writeFileSync(summary, '');
+  return { workspace, output, summary };
+}
+
+/**
+ * Runs shell steps in order as a runner would, stopping at the first that fails; the last exit code. `suite`: whether
+ * the steps may start the suite (support/package.ts, run), false when its command stands in (support/stand-in.ts).
+ */
+export async function runSteps(r: Runner, steps: ShellStep[], env: Record<string, string>, suite = true): Promise<{ exitCode: number | null; log: string }> {
+  let log = '';
+  for (const step of steps) {
+    const ciEnv = {
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_RUN_ID: '7001',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_WORKSPACE: r.workspace,
+      GITHUB_OUTPUT: r.output,
+      GITHUB_STEP_SUMMARY: r.summary,
+      ...env,
+      ...step.env,
+    };
+    const result = await run('bash', ['-e', '-c', step.run], r.workspace, ciEnv, 120_000, suite);
+    log += `--- ${step.name}\n${result.output}`;
+    if (result.exitCode !== 0) return { exitCode: result.exitCode, log };
+  }
+  return { exitCode: 0, log };
+}
+
+/** The step outputs a job's steps wrote, as `${{ steps.<id>.outputs.… }}` gives them. */
+export const outputs = (r: Runner): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(r.output, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('=')),
+  );
+
+/**
+ * The action (action.yml) run as a job runs it, with these inputs: its install and run steps, then its gate step,
+ * filled in with the run step's outputs. `actionPath` is its checkout (GITHUB_ACTION_PATH): this repository, or
+ * one whose command stands in (`suite` false).
+ */
+export async function action(inputs: Record<string, string>, env: Record<string, string> = {}, actionPath = PROJECT_ROOT, suite = true) {
+  const r = runner();
+  const file = path.join(PROJECT_ROOT, 'action.yml');
+  // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
+  const [install, runStep] = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
+  const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite);
+  const out = outputs(r);
+  const gate = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
+  const gated = await runSteps(r, [gate], { GITHUB_ACTION_PATH: actionPath }, suite);
+  return { r, ran, out, gated };
+}
