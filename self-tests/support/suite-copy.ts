@@ -10,7 +10,7 @@ import { commandEnv, PROJECT_ROOT, type SuiteRun } from './run-suite.ts';
 // suite's. Its packages are this suite's, linked, and already loaded: one undici, one ajv for both.
 
 /** What a run needs of the suite: the engine and everything it loads. */
-const RUN_NEEDS = ['package.json', 'tsconfig.json', 'run', 'harness', 'checks', 'reporters', 'commands', 'contracts', 'reference-server'];
+const RUN_NEEDS = ['package.json', 'tsconfig.json', 'run', 'harness', 'checks', 'reporters', 'readers', 'commands', 'contracts', 'reference-server'];
 
 export interface SuiteCopy {
   root: string;
