@@ -1,20 +1,21 @@
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { check, schemaFile } from '../files/checked.ts';
 import { ConfigError } from '../files/config-error.ts';
-import { merge, readVariables, targetVariables, type Merged, type Source } from './sources.ts';
-import { readYamlFile } from '../files/yaml-file.ts';
-import { loadDeviations, type KnownDeviation } from './deviations.ts';
-import { PRODUCT_VARIABLES, productOf, productSource, type Product } from './product.ts';
+import { targetVariables, type Source } from './sources.ts';
+import { deviationsOf, type KnownDeviation } from './deviations.ts';
+import { productOf, type Product } from './product.ts';
 import { checkRedactable, namedSecrets, type SecretSource } from '../secrets/secret-rule.ts';
-import { signingKeyOf, type SigningKind } from '../secrets/signing-key.ts';
+import type { SigningKind } from '../secrets/signing-key.ts';
 import { documentText } from '../contracts/document.ts';
-import { readSettingFile } from '../files/setting-file.ts';
 import { overlap } from '../files/folders.ts';
 import type { NetworkSettings } from '../transport/network.ts';
 import { ciMarker, ciRunUrl } from './ci.ts';
 import { closest } from '../files/closest.ts';
 import { loadProfiles } from '../contracts/profiles.ts';
+import { parseNetwork } from './network-settings.ts';
+import { readSettings, type Settings } from './settings.ts';
+import { signingOf } from './signing.ts';
+import { settingName, sourceOf, type TargetEntry } from './target-file.ts';
 
 /** Everything the suite needs to know about the deployment it checks. */
 export interface TargetConfig {
@@ -77,90 +78,6 @@ const FORBIDDEN_VARIABLES: [variable: string, suffix: string, operations: Operat
   ['CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP', '-signup', ['signup-token']],
   ['CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS', '-projects', ['projects']],
 ];
-
-const TARGET_FILE_KEYS: Record<string, string> = {
-  name: 'CONFORMANCE_TARGET_NAME',
-  baseUrl: 'CONFORMANCE_BASE_URL',
-  adminToken: 'CONFORMANCE_ADMIN_TOKEN',
-  forbiddenToken: 'CONFORMANCE_FORBIDDEN_TOKEN',
-  forbiddenTokenSignup: 'CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP',
-  forbiddenTokenProjects: 'CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS',
-  signupTokens: 'CONFORMANCE_SIGNUP_TOKENS',
-  timeoutMs: 'CONFORMANCE_TIMEOUT_MS',
-  maxBodyBytes: 'CONFORMANCE_MAX_BODY_BYTES',
-  deviations: 'CONFORMANCE_DEVIATIONS',
-  caFile: 'CONFORMANCE_CA_FILE',
-  clientCert: 'CONFORMANCE_CLIENT_CERT',
-  clientKey: 'CONFORMANCE_CLIENT_KEY',
-  openapiPath: 'CONFORMANCE_OPENAPI_PATH',
-  claim: 'CONFORMANCE_CLAIM',
-};
-
-/** A variable as a message names it: with its key in a target file, where it may have been given instead. */
-const settingName = (variable: string) => {
-  const key = Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable);
-  return key ? `${variable} (${key})` : variable;
-};
-
-/** Keys whose value is a path, read relative to the target file that names it. */
-const PATH_KEYS = new Set(['deviations', 'caFile', 'clientCert', 'clientKey']);
-
-function readTargetFile(file: string): Source {
-  return targetSource(readYamlFile(file, 'the target file'), path.dirname(file), `the target file ${file}`);
-}
-
-/** The keys of a target file that hold secrets: a fleet file names the environment variable of each instead. */
-export const TOKEN_KEYS = ['adminToken', 'forbiddenToken', 'forbiddenTokenSignup', 'forbiddenTokenProjects', 'signupTokens'];
-
-/** A target described as a target file does, read from `where`: its paths relative to `dir`. */
-export function targetSource(value: unknown, dir: string, where: string): Source {
-  const read = check<Record<string, string | number | string[]>>(schemaFile('target-file.schema.json'), value);
-  if (!read.ok) throw new ConfigError(`${where}: ${read.errors.join('; ')}; known keys: ${[...Object.keys(TARGET_FILE_KEYS), 'product'].join(', ')}`);
-  const out: Source = {};
-  for (const [key, entry] of Object.entries(read.value)) {
-    // The product block stands for the product variables (PRODUCT_VARIABLES).
-    if (key === 'product' && Object.assign(out, productSource(entry as unknown as Record<string, string>))) continue;
-    const text = Array.isArray(entry) ? entry.join(',') : String(entry);
-    out[TARGET_FILE_KEYS[key]] = PATH_KEYS.has(key) ? path.resolve(dir, text) : text;
-  }
-  return out;
-}
-
-/** One target of several, already read: from a fleet file (harness/config/fleet-file.ts), with where it came from. */
-export interface TargetEntry {
-  where: string;
-  source: Source;
-}
-
-/** The variables that describe one target; in a run over several target files, only the files give them. */
-export const PER_TARGET_VARIABLES = new Set(
-  [...Object.values(TARGET_FILE_KEYS), ...Object.values(PRODUCT_VARIABLES), 'CONFORMANCE_TARGET'].filter(
-    (v) => !['CONFORMANCE_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'].includes(v),
-  ),
-);
-// A staging network's certificate authority and client certificate usually serve all its targets alike, as a claim may.
-for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY', 'CONFORMANCE_CLAIM']) PER_TARGET_VARIABLES.delete(variable);
-
-const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
-
-/**
- * The command line and environment first, then the target file, then `.env`. With `targetFile` (one of
- * several targets), the file alone describes the target.
- */
-function mergeSources(env: Source, cwd: string, target?: string | TargetEntry): Merged & { fileName?: string } {
-  const vars = readVariables(env, cwd);
-  if (target !== undefined) {
-    const given = [...PER_TARGET_VARIABLES].find((v) => vars.env[v] !== undefined);
-    if (given) throw new ConfigError(`CONFORMANCE_TARGETS names the target files, which alone describe their targets; unset ${given}`);
-    const [file, where] = typeof target === 'string' ? [readTargetFile(path.resolve(cwd, target)), `the target file ${target}`] : [target.source, target.where];
-    if (file.CONFORMANCE_BASE_URL === undefined) throw new ConfigError(`${where} has no baseUrl; every target in CONFORMANCE_TARGETS must name a deployment`);
-    const fileName = typeof target === 'string' ? target : target.where;
-    return { ...merge({ env: vars.env, file, dotenv: without(vars.dotenv, PER_TARGET_VARIABLES) }, fileName), fileName };
-  }
-  const fileName = vars.env.CONFORMANCE_TARGET ?? vars.dotenv.CONFORMANCE_TARGET;
-  const file = fileName ? readTargetFile(path.resolve(cwd, fileName)) : {};
-  return { ...merge({ env: vars.env, file, dotenv: vars.dotenv }, fileName), fileName };
-}
 
 /** Whether a message may quote a base URL: not when it may hold credentials (user:password@) or a query, where a token may be. */
 const quotable = (raw: string) => !/[@?#]/.test(raw);
@@ -370,15 +287,19 @@ export function forbiddenCredentials(both: string[], signup: string[], projects:
 // A folder named by spaces alone is a mistake (a quoted blank), not a place to clear and write reports in.
 const FOLDER_VARIABLES = ['CONFORMANCE_REPORT_DIR', 'CONFORMANCE_EVIDENCE_DIR'] as const;
 
-/** Reads and checks the whole configuration; throws ConfigError before any request is sent. */
-export function loadConfig(env: Source = process.env, cwd: string = process.cwd(), described?: string | TargetEntry): TargetConfig {
-  const { source, notices } = mergeSources(env, cwd, described);
+/**
+ * One target's configuration, checked whole: a pure function of the run's settings, read once (settings.ts), and
+ * of the entry that describes the target; nothing is read here. Throws ConfigError before any request is sent.
+ */
+export function targetConfig(settings: Settings, entry: TargetEntry): TargetConfig {
+  const { env, cwd, files } = settings;
+  const { source, notices } = sourceOf(settings.variables, entry);
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
   const product = productOf(source);
   if (product && 'error' in product) throw new ConfigError(product.error);
-  const network = parseNetwork({ ...networkEnvironment(env), ...source }, cwd);
+  const network = parseNetwork(source, env, cwd, files);
   if (!embedded) checkRedactable({ ...target, network });
   if (!embedded) checkNotWordsOfTheApi(target);
   checkDistinctSecrets(source);
@@ -400,28 +321,22 @@ export function loadConfig(env: Source = process.env, cwd: string = process.cwd(
     repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1, LIMITS.repeat),
     concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4, LIMITS.concurrency),
     reportDir,
-    deviations: source.CONFORMANCE_DEVIATIONS ? loadDeviations(path.resolve(cwd, source.CONFORMANCE_DEVIATIONS)) : [],
+    deviations: deviationsOf(source, cwd, files),
     notices,
     network,
     product,
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,
     claim: parseClaim(source.CONFORMANCE_CLAIM),
-    signing: readSigningKey(source.CONFORMANCE_SIGNING_KEY, cwd),
+    signing: signingOf(source, cwd, settings.signingKeys),
     runUrl: ciRunUrl(env),
   };
 }
 
-/** The key that signs a run's attestation, checked before any request; the message names the file, never what it holds. */
-function readSigningKey(raw: string | undefined, cwd: string): TargetConfig['signing'] {
-  if (raw === undefined) return undefined;
-  const file = path.resolve(cwd, raw);
-  const read = readSettingFile(file);
-  if ('reason' in read) throw new ConfigError(`CONFORMANCE_SIGNING_KEY: the file ${file} cannot be read (${read.reason})`);
-  const signing = signingKeyOf(read.bytes);
-  read.bytes.fill(0);
-  if ('problem' in signing) throw new ConfigError(`CONFORMANCE_SIGNING_KEY: the file ${file} ${signing.problem}`);
-  return { ...signing, file };
+/** The configuration of the first target the environment and `.env` in `cwd` describe, read as a run reads them. */
+export function loadConfig(env: Source = process.env, cwd: string = process.cwd()): TargetConfig {
+  const settings = readSettings(env, cwd);
+  return targetConfig(settings, settings.entries[0]);
 }
 
 /**
@@ -443,78 +358,4 @@ function checkDistinctSecrets(source: Source): void {
       if (earlier !== undefined) throw new ConfigError(`${where} is the same token as ${earlier}; give each token once`);
       seen.set(token, where);
     }
-}
-
-/** How requests reach the target on a staging network; each file is read, and checked, before any request. */
-function readPem(variable: string, file: string): string {
-  const read = readSettingFile(file);
-  if ('reason' in read) throw new ConfigError(`${variable}: the file ${file} cannot be read (${read.reason})`);
-  return read.bytes.toString('utf8');
-}
-
-function readCertificate(variable: string, file: string): string {
-  const pem = readPem(variable, file);
-  try {
-    new X509Certificate(pem);
-  } catch {
-    throw new ConfigError(`${variable}: the file ${file} holds no certificate in PEM form`);
-  }
-  return pem;
-}
-
-function readClientCertificate(source: Source, cwd: string): NetworkSettings['clientCertificate'] {
-  const [certRaw, keyRaw] = [source.CONFORMANCE_CLIENT_CERT, source.CONFORMANCE_CLIENT_KEY];
-  if (certRaw === undefined && keyRaw === undefined) return undefined;
-  if (certRaw === undefined || keyRaw === undefined)
-    throw new ConfigError(
-      `CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: set ${certRaw === undefined ? 'CONFORMANCE_CLIENT_CERT' : 'CONFORMANCE_CLIENT_KEY'} too`,
-    );
-  const [certFile, keyFile] = [path.resolve(cwd, certRaw), path.resolve(cwd, keyRaw)];
-  const cert = readCertificate('CONFORMANCE_CLIENT_CERT', certFile);
-  const key = readPem('CONFORMANCE_CLIENT_KEY', keyFile);
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(key);
-  } catch {
-    throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the file ${keyFile} holds no unencrypted private key in PEM form`);
-  }
-  if (!new X509Certificate(cert).checkPrivateKey(privateKey))
-    throw new ConfigError(`CONFORMANCE_CLIENT_KEY: the key in ${keyFile} does not belong to the certificate in ${certFile}`);
-  return { certFile, keyFile, cert, key };
-}
-
-/** A proxy variable's value, checked; never quoted in a message, as it may carry a password. */
-function proxyVariable(source: Source, name: string): string | undefined {
-  const variable = source[name.toLowerCase()] !== undefined ? name.toLowerCase() : name;
-  const raw = source[variable];
-  if (raw === undefined || name === 'NO_PROXY') return raw;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${variable} is not an absolute URL; give one such as http://proxy.example.com:3128`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${variable} must start with http:// or https://`);
-  return raw;
-}
-
-/** NODE_EXTRA_CA_CERTS, which Node stops reading once the suite names its own authorities: read here instead. */
-function nodeExtraCertificates(source: Source): string[] {
-  const file = source.NODE_EXTRA_CA_CERTS;
-  if (file === undefined) return [];
-  const read = readSettingFile(file);
-  // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start-up.
-  return 'bytes' in read ? [read.bytes.toString('utf8')] : [];
-}
-
-/** The variables of the environment outside CONFORMANCE_ that say how the network is reached. */
-const NETWORK_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS'];
-const networkEnvironment = (env: Source): Source =>
-  Object.fromEntries(NETWORK_VARIABLES.filter((v) => env[v] !== undefined && env[v] !== '').map((v) => [v, env[v]]));
-
-function parseNetwork(source: Source, cwd: string): NetworkSettings {
-  const proxy = { http: proxyVariable(source, 'HTTP_PROXY'), https: proxyVariable(source, 'HTTPS_PROXY'), noProxy: proxyVariable(source, 'NO_PROXY') };
-  const caFile = source.CONFORMANCE_CA_FILE === undefined ? undefined : path.resolve(cwd, source.CONFORMANCE_CA_FILE);
-  const ca = caFile === undefined ? undefined : [readCertificate('CONFORMANCE_CA_FILE', caFile), ...nodeExtraCertificates(source)];
-  return { proxy, caFile, ca, clientCertificate: readClientCertificate(source, cwd) };
 }

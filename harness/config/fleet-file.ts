@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
 import { readYamlFile } from '../files/yaml-file.ts';
-import { TOKEN_KEYS, targetSource, type TargetEntry } from './config.ts';
 import type { Source } from './sources.ts';
+import { TOKEN_KEYS, targetSource, type TargetEntry } from './target-file.ts';
 
 // A fleet file lists many targets in one YAML file, with the settings they share:
 //
@@ -39,11 +39,10 @@ function entryOf(value: unknown, where: string, env: Source): Record<string, unk
 }
 
 /**
- * The targets of a fleet file, each as a target file would give it; undefined when the file is a target
- * file (it has no `targets` list).
+ * The targets of a fleet file, from its content as read, each as a target file would give it; undefined when the
+ * content is a target file's (it has no `targets` list).
  */
-export function fleetEntries(file: string, env: Source): TargetEntry[] | undefined {
-  const value = readYamlFile(file, 'the target file');
+export function fleetEntries(value: unknown, file: string, env: Source): TargetEntry[] | undefined {
   if (value === null || typeof value !== 'object' || !('targets' in value)) return undefined;
   const fleet = value as { defaults?: unknown; targets?: unknown };
   const extra = Object.keys(fleet).find((k) => k !== 'defaults' && k !== 'targets');
@@ -56,7 +55,7 @@ export function fleetEntries(file: string, env: Source): TargetEntry[] | undefin
   if (own) throw new ConfigError(`the fleet file ${file}: defaults give ${own}, which each target has its own`);
   return fleet.targets.map((target, i) => {
     const where = `the fleet file ${file}, target ${i + 1}`;
-    return { where, source: targetSource({ ...defaults, ...entryOf(target, where, env) }, path.dirname(file), where) };
+    return { alone: true, file: { where, name: where, source: targetSource({ ...defaults, ...entryOf(target, where, env) }, path.dirname(file), where) } };
   });
 }
 
