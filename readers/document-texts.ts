@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadSchemas } from '../harness/contracts/contracts.ts';
 import { documentChanges } from '../harness/document/document-changes.ts';
-import { documentFile, specDocument } from '../harness/contracts/document.ts';
+import { documentBytes, specDocument } from '../harness/contracts/document.ts';
 import { documentTables, MAX_DOCUMENT_BYTES } from '../harness/document/document-rows.ts';
 import { sha256 } from '../harness/evidence/bundle.ts';
 import { readSettingFile } from '../harness/files/setting-file.ts';
@@ -43,7 +42,7 @@ function textOf(run: RunText): { bytes: Buffer } | { missing: string } {
   // A bundle's copy is held to its manifest when it is read; its report may yet name another text, if the bundle was changed.
   if (run.bundled && sha256(run.bundled) === run.sha256) return { bytes: run.bundled };
   if (run.bundled) throw new DocumentTextError(`the ${run.side} run's bundle carries a text of the document other than the one its report names`);
-  if (specDocument().sha256 === run.sha256) return { bytes: readFileSync(documentFile()) };
+  if (specDocument().sha256 === run.sha256) return { bytes: documentBytes() };
   if (run.bundled === null) return { missing: `the ${run.side} run's bundle carries no copy of its text (made before bundles did): give ${option} FILE` };
   return {
     missing: `the ${run.side} run's text is not at hand (a report names it only by its hash): give ${option} FILE, or diff evidence bundles, which carry it`,

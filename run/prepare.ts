@@ -1,10 +1,11 @@
 import { gateOf, BASELINE_VARIABLE, type Gate } from '../harness/config/gate.ts';
-import { loadTargets, replayOf, type RunTargets } from '../harness/config/targets.ts';
+import { readSettings, type Settings } from '../harness/config/settings.ts';
+import { targetsOf, type RunTargets } from '../harness/config/targets.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { visible } from '../harness/files/visible.ts';
 import { specDocument } from '../harness/contracts/document.ts';
 import type { Baseline } from '../reporters/baseline.ts';
-import { loadReplayTargets } from '../harness/evidence/replay-bundle.ts';
+import { replayTargets } from '../harness/evidence/replay-bundle.ts';
 import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { runOf, ReportFileError } from '../readers/report-file.ts';
 import { compareTexts, DocumentTextError } from '../readers/document-texts.ts';
@@ -16,17 +17,19 @@ export interface Run extends RunTargets {
   baseline?: Baseline;
 }
 
-/** The run's targets (a replayed bundle's one target, or those of the settings), its gate and its baseline. */
+/**
+ * The run's targets (a replayed bundle's one target, or those of the settings), its gate and its baseline, from
+ * its settings, read once (harness/config/settings.ts): `.env` once, however many targets.
+ */
 export function loadRun(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Run {
-  const targets = targetsOf(env, cwd);
-  const { gate, baseline } = gateOf(env, cwd, targets.reportDir);
+  const settings = readSettings(env, cwd);
+  const targets = settings.replay === undefined ? targetsOf(settings) : replayed(settings.replay, settings);
+  const { gate, baseline } = gateOf(settings.variables, cwd, targets.reportDir);
   return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file) } }) };
 }
 
-function targetsOf(env: Record<string, string | undefined>, cwd: string): RunTargets {
-  const replay = replayOf(env, cwd);
-  if (replay === undefined) return loadTargets(env, cwd);
-  const run = loadReplayTargets(replay, env, cwd);
+function replayed(replay: string, settings: Settings): RunTargets {
+  const run = replayTargets(replay, settings);
   verifiedFirst(run.targets[0].replay!.file, replay);
   return run;
 }

@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { loadCatalogue } from '../contracts/catalogue.ts';
 import { check, schemaFile } from '../files/checked.ts';
 import { ConfigError } from '../files/config-error.ts';
-import { readYamlFile } from '../files/yaml-file.ts';
+import { yamlContent } from '../files/yaml-file.ts';
+import { namedFile, type NamedFiles } from './named-files.ts';
+import type { Source } from './sources.ts';
 
 /** A clause a target is known to break, accepted for a reason and, where given, until a date. */
 export interface KnownDeviation {
@@ -18,9 +21,19 @@ function isCalendarDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
-/** Reads a known-deviations file: `deviations:` a list of { clause, reason, link, expires }, checked against its schema. */
-export function loadDeviations(file: string): KnownDeviation[] {
-  const read = check<{ deviations: KnownDeviation[] }>(schemaFile('deviations.schema.json'), readYamlFile(file, 'the deviations file'));
+/** The known-deviations file the settings name (CONFORMANCE_DEVIATIONS), for settings.ts to read once. */
+export const deviationsFile = (source: Source, cwd: string): string | undefined =>
+  source.CONFORMANCE_DEVIATIONS ? path.resolve(cwd, source.CONFORMANCE_DEVIATIONS) : undefined;
+
+/** The known deviations the settings name, none when they name no file. */
+export function deviationsOf(source: Source, cwd: string, files: NamedFiles): KnownDeviation[] {
+  const file = deviationsFile(source, cwd);
+  return file === undefined ? [] : parseDeviations(yamlContent(namedFile(files, file), file, 'the deviations file'), file);
+}
+
+/** A known-deviations file's content: `deviations:` a list of { clause, reason, link, expires }, checked against its schema. */
+function parseDeviations(content: unknown, file: string): KnownDeviation[] {
+  const read = check<{ deviations: KnownDeviation[] }>(schemaFile('deviations.schema.json'), content);
   if (!read.ok) throw new ConfigError(`the deviations file ${file}: ${read.errors.join('; ')}`);
   const entries = read.value.deviations;
   const known = new Set(loadCatalogue().map((c) => c.id));

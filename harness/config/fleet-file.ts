@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { check, schemaFile } from '../files/checked.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { readYamlFile } from '../files/yaml-file.ts';
-import { TOKEN_KEYS, targetSource, type TargetEntry } from './config.ts';
 import type { Source } from './sources.ts';
+import { TOKEN_KEYS, targetSource, type TargetEntry } from './target-file.ts';
 
 // A fleet file lists many targets in one YAML file, with the settings they share:
 //
@@ -11,52 +12,82 @@ import type { Source } from './sources.ts';
 //     - { name: eu, baseUrl: https://eu.example.com, adminTokenFrom: EU_ADMIN_TOKEN }
 //
 // It holds no token: each target names the environment variable of each of its tokens (`adminTokenFrom`), so
-// the file can be committed and the tokens stay in the CI's secret store.
+// the file can be committed and the tokens stay in the CI's secret store. It is checked against its schema
+// (harness/files/schemas/fleet-file.schema.json) where it is read, after the mistakes that have words of their own.
 
 /** A name an environment variable can have, so that a token or a typo is never taken for one. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
-/** The keys of one entry that hold no token, and the environment variable each token key names. */
-function entryOf(value: unknown, where: string, env: Source): Record<string, unknown> {
+/** The token key a key names the environment variable of (`adminToken` for `adminTokenFrom`), if it is one. */
+function tokenKeyOf(key: string): string | undefined {
+  const tokenKey = key.endsWith('From') ? key.slice(0, -'From'.length) : undefined;
+  return tokenKey !== undefined && TOKEN_KEYS.includes(tokenKey) ? tokenKey : undefined;
+}
+
+/** One entry's token keys: never a token itself, and each an environment variable's name. */
+function checkTokenKeys(value: unknown, where: string): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} is not a map of settings`);
-  const out: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(value)) {
     // The value is never quoted: in a file that should hold no token, it may be one.
     if (TOKEN_KEYS.includes(key))
       throw new ConfigError(`${where} gives ${key} itself; a fleet file holds no token: name its environment variable, as ${key}From: EU_ADMIN_TOKEN`);
-    const tokenKey = key.endsWith('From') ? key.slice(0, -'From'.length) : undefined;
-    if (tokenKey === undefined || !TOKEN_KEYS.includes(tokenKey)) {
+    if (tokenKeyOf(key) !== undefined && (typeof setting !== 'string' || !VARIABLE_NAME.test(setting)))
+      throw new ConfigError(`${where}: ${key} must name an environment variable, such as EU_ADMIN_TOKEN`);
+  }
+}
+
+/** One entry's settings with each token taken from the environment variable it names. */
+function withTokens(entry: Record<string, unknown>, where: string, env: Source): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(entry)) {
+    const tokenKey = tokenKeyOf(key);
+    if (tokenKey === undefined) {
       out[key] = setting;
       continue;
     }
-    if (typeof setting !== 'string' || !VARIABLE_NAME.test(setting))
-      throw new ConfigError(`${where}: ${key} must name an environment variable, such as EU_ADMIN_TOKEN`);
-    const token = env[setting];
+    const token = env[setting as string];
     if (token === undefined || token.trim() === '') throw new ConfigError(`${where} takes ${tokenKey} from ${setting}, which is not set or empty`);
     out[tokenKey] = tokenKey === 'adminToken' ? token : token.split(',').map((t) => t.trim());
   }
   return out;
 }
 
-/**
- * The targets of a fleet file, each as a target file would give it; undefined when the file is a target
- * file (it has no `targets` list).
- */
-export function fleetEntries(file: string, env: Source): TargetEntry[] | undefined {
-  const value = readYamlFile(file, 'the target file');
-  if (value === null || typeof value !== 'object' || !('targets' in value)) return undefined;
-  const fleet = value as { defaults?: unknown; targets?: unknown };
+/** Whether a file's content is a fleet file's: a map with a `targets` list; a target file has none. */
+const isFleet = (value: unknown): value is { defaults?: unknown; targets?: unknown } => value !== null && typeof value === 'object' && 'targets' in value;
+
+/** The fleet file's shape: the mistakes that have words of their own first, then its schema. */
+function checkFleet(
+  fleet: { defaults?: unknown; targets?: unknown },
+  file: string,
+): asserts fleet is { defaults?: Record<string, unknown>; targets: unknown[] } {
   const extra = Object.keys(fleet).find((k) => k !== 'defaults' && k !== 'targets');
   // The key is not quoted: a token pasted at the top level would be one.
   if (extra !== undefined) throw new ConfigError(`the fleet file ${file} has a key besides defaults and targets, which is all it holds`);
   if (!Array.isArray(fleet.targets) || fleet.targets.length === 0)
     throw new ConfigError(`the fleet file ${file}: targets must be a list of one target or more`);
-  const defaults = fleet.defaults === undefined ? {} : entryOf(fleet.defaults, `the fleet file ${file}: defaults`, env);
-  const own = ['name', 'baseUrl'].find((k) => k in defaults);
-  if (own) throw new ConfigError(`the fleet file ${file}: defaults give ${own}, which each target has its own`);
-  return fleet.targets.map((target, i) => {
+  if (fleet.defaults !== undefined) {
+    checkTokenKeys(fleet.defaults, `the fleet file ${file}: defaults`);
+    const own = ['name', 'baseUrl'].find((k) => k in (fleet.defaults as object));
+    if (own) throw new ConfigError(`the fleet file ${file}: defaults give ${own}, which each target has its own`);
+  }
+  for (const [i, target] of fleet.targets.entries()) checkTokenKeys(target, `the fleet file ${file}, target ${i + 1}`);
+  // A wrong type or an unknown key, named by where it is; no value is quoted (harness/files/checked.ts).
+  const read = check(schemaFile('fleet-file.schema.json'), fleet);
+  if (!read.ok) throw new ConfigError(`the fleet file ${file}: ${read.errors.join('; ')}`);
+}
+
+/**
+ * The targets of a fleet file, from its content as read, each as a target file would give it and its tokens
+ * taken from `env`; undefined when the content is a target file's (it has no `targets` list).
+ */
+export function fleetEntries(content: unknown, file: string, env: Source): TargetEntry[] | undefined {
+  if (!isFleet(content)) return undefined;
+  checkFleet(content, file);
+  const defaults = content.defaults === undefined ? {} : withTokens(content.defaults, `the fleet file ${file}: defaults`, env);
+  return content.targets.map((target, i) => {
     const where = `the fleet file ${file}, target ${i + 1}`;
-    return { where, source: targetSource({ ...defaults, ...entryOf(target, where, env) }, path.dirname(file), where) };
+    const source = targetSource({ ...defaults, ...withTokens(target as Record<string, unknown>, where, env) }, path.dirname(file), where);
+    return { alone: true, file: { where, name: where, source } };
   });
 }
 
@@ -73,15 +104,15 @@ const versionOf = (product: unknown): string | undefined => {
  */
 export function deployedVersions(file: string): Map<string, string> {
   const value = readYamlFile(file, 'the fleet file');
-  if (value === null || typeof value !== 'object' || !('targets' in value) || !Array.isArray(value.targets))
-    throw new ConfigError(`${file} is not a fleet file: it has no targets list`);
-  const defaults = 'defaults' in value && value.defaults !== null && typeof value.defaults === 'object' ? value.defaults : {};
-  const fallback = 'product' in defaults ? versionOf(defaults.product) : undefined;
-  const versions = new Map<string, string>();
-  for (const [i, target] of value.targets.entries()) {
+  if (!isFleet(value) || !Array.isArray(value.targets)) throw new ConfigError(`${file} is not a fleet file: it has no targets list`);
+  for (const [i, target] of value.targets.entries())
     if (target === null || typeof target !== 'object' || !('name' in target) || typeof target.name !== 'string')
       throw new ConfigError(`the fleet file ${file}, target ${i + 1} has no name`);
-    const version = ('product' in target ? versionOf(target.product) : undefined) ?? fallback;
+  checkFleet(value, file);
+  const fallback = versionOf(value.defaults?.product);
+  const versions = new Map<string, string>();
+  for (const target of value.targets as { name: string; product?: unknown }[]) {
+    const version = versionOf(target.product) ?? fallback;
     if (version !== undefined) versions.set(target.name, version);
   }
   return versions;

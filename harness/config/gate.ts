@@ -2,11 +2,11 @@ import path from 'node:path';
 import { closest } from '../files/closest.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { realPath, within } from '../files/folders.ts';
-import { readVariables, type Source } from './sources.ts';
+import { variable, type Variables } from './sources.ts';
 
 // What the exit code follows: any MUST violation (the default), or only a regression against a baseline run
 // (the ratchet a team uses while it works down the failures it knows). The baseline is named here; reading
-// it, through the reader of the diff command, is harness/run/run-targets.ts's.
+// it, through the reader of the diff command, is run/prepare.ts's.
 
 /** A run to compare this one with: a report folder, a conformance.json or an evidence bundle. */
 export const BASELINE_VARIABLE = 'CONFORMANCE_BASELINE';
@@ -42,10 +42,9 @@ function gateGiven(raw: string | undefined): Gate {
  * The gate and the baseline as set, checked before any request; `reportDir` is the run's report folder, which
  * the run clears. An empty value counts as unset, as for every setting that names no target.
  */
-export function gateOf(env: Source, cwd: string, reportDir: string): GateSetting {
-  const vars = readVariables(env, cwd);
+export function gateOf(variables: Variables, cwd: string, reportDir: string): GateSetting {
   const given = (name: string) => {
-    const value = vars.env[name] ?? vars.dotenv[name];
+    const value = variable(variables, name);
     return value === '' ? undefined : value;
   };
   const gate = gateGiven(given(GATE_VARIABLE));

@@ -1,26 +1,20 @@
 import path from 'node:path';
 import { realPath, within } from '../files/folders.ts';
-import { readDotenv, reportDirOf, type Source } from './sources.ts';
+import { readDotenv, reportDirIn, type Source, type Variables } from './sources.ts';
 
 // A run takes its report folder first, and clears what an earlier run left there (its evidence.tar.gz too),
 // then writes its reports: a bundle to replay in that folder, or a folder that holds the reports, would be
 // destroyed before it is read. Checked from the raw variables, since a configuration error takes the folder too.
 
 /** The bundle CONFORMANCE_REPLAY names, from the environment or .env, unchecked. */
-function replayOf(env: Source, cwd: string): string | undefined {
-  try {
-    const dotenv = readDotenv(path.join(cwd, '.env'));
-    const bundle = env.CONFORMANCE_REPLAY || dotenv.CONFORMANCE_REPLAY;
-    return bundle ? path.resolve(cwd, bundle) : undefined;
-  } catch {
-    return undefined;
-  }
+function bundleIn(env: Source, dotenv: Source, cwd: string): string | undefined {
+  const bundle = env.CONFORMANCE_REPLAY || dotenv.CONFORMANCE_REPLAY;
+  return bundle ? path.resolve(cwd, bundle) : undefined;
 }
 
-/** Why the bundle to replay and the report folder cannot go together, when they lie one in the other. */
-export function replayFolderProblem(env: Source, cwd: string): string | undefined {
-  const bundle = replayOf(env, cwd);
-  const reportDir = reportDirOf(env, cwd);
+function problemIn(env: Source, dotenv: Source, cwd: string): string | undefined {
+  const bundle = bundleIn(env, dotenv, cwd);
+  const reportDir = reportDirIn(env, dotenv, cwd);
   if (bundle === undefined || reportDir === undefined) return undefined;
   const [b, r] = [realPath(bundle), realPath(reportDir)];
   if (within(b, r))
@@ -30,7 +24,22 @@ export function replayFolderProblem(env: Source, cwd: string): string | undefine
   return undefined;
 }
 
-/** The report folder a run stopped by a configuration error takes, unless the bundle it was to replay lies in it. */
+/** Why the bundle to replay and the report folder cannot go together, when they lie one in the other: from the run's variables. */
+export function replayFolderProblem(variables: Variables, cwd: string): string | undefined {
+  return problemIn(variables.env, variables.dotenv, cwd);
+}
+
+/**
+ * The report folder a run stopped by a configuration error takes, unless the bundle it was to replay lies in it.
+ * The run's settings were not read (their error stopped it): `.env` is read here, once, and a `.env` that cannot be
+ * read names no folder.
+ */
 export function folderToTakeOnConfigError(env: Source, cwd: string): string | undefined {
-  return replayFolderProblem(env, cwd) === undefined ? reportDirOf(env, cwd) : undefined;
+  let dotenv: Source;
+  try {
+    dotenv = readDotenv(path.join(cwd, '.env'));
+  } catch {
+    return undefined;
+  }
+  return problemIn(env, dotenv, cwd) === undefined ? reportDirIn(env, dotenv, cwd) : undefined;
 }

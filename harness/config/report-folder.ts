@@ -1,7 +1,11 @@
 import { existsSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
-import { makeFolder } from '../files/folders.ts';
+import { makeFolder, overlap } from '../files/folders.ts';
+import type { Source } from './sources.ts';
+
+// The report folder of a run: named by the settings (and the evidence folder beside it), then taken for the run
+// alone, what an earlier run wrote there cleared.
 
 /** The lock of a report folder: the process id of the run that holds it. */
 export const LOCK_FILE = '.conformance-run.lock';
@@ -153,4 +157,21 @@ export function releaseReportFolder(dir: string): void {
   } catch {
     // already gone
   }
+}
+
+// A folder named by spaces alone is a mistake (a quoted blank), not a place to clear and write reports in.
+const FOLDER_VARIABLES = ['CONFORMANCE_REPORT_DIR', 'CONFORMANCE_EVIDENCE_DIR'] as const;
+
+/** The run's report folder and evidence folder as the settings name them, checked: neither blank, and apart. */
+export function foldersOf(source: Source, cwd: string): { reportDir: string; evidenceDir?: string } {
+  for (const variable of FOLDER_VARIABLES)
+    if (source[variable] !== undefined && source[variable].trim() === '')
+      throw new ConfigError(`${variable} holds only spaces: give a folder, or unset it for the default`);
+  const reportDir = path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
+  const evidenceDir = source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined;
+  if (evidenceDir && overlap(evidenceDir, reportDir))
+    throw new ConfigError(
+      `CONFORMANCE_EVIDENCE_DIR ${evidenceDir} and CONFORMANCE_REPORT_DIR ${reportDir} overlap: the evidence folder holds the bundle alone, and a run clears its report folder; give two separate folders`,
+    );
+  return { reportDir, evidenceDir };
 }

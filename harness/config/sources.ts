@@ -6,6 +6,9 @@ import { ConfigError } from '../files/config-error.ts';
 import { closest, distance } from '../files/closest.ts';
 import { readSettingFile } from '../files/setting-file.ts';
 
+// The sources of the settings: the CONFORMANCE_ variables the suite knows (variables.json), their names checked
+// in the environment and in `.env`, and one target's layers (environment, target file, `.env`) merged.
+
 export type Source = Record<string, string | undefined>;
 
 interface Variable {
@@ -58,7 +61,10 @@ function checkNames(source: Source, where: string): void {
 
 const nonEmpty = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
 
-/** `.env`'s settings, none when there is no such file. */
+/**
+ * `.env`'s settings, none when there is no such file. A run reads it once, with its settings
+ * (harness/config/settings.ts); a run stopped by a configuration error reads it again for its report folder.
+ */
 export function readDotenv(file: string): Source {
   if (!existsSync(file)) return {};
   const read = readSettingFile(file);
@@ -66,14 +72,34 @@ export function readDotenv(file: string): Source {
   return parseDotenv(read.bytes);
 }
 
+/** The CONFORMANCE_ variables of the environment and of `.env`, names checked, values as given. */
+export interface Variables {
+  env: Source;
+  dotenv: Source;
+  dotenvFile: string;
+}
+
 /** The CONFORMANCE_ variables of the environment and of `.env` in the current folder, names checked, values as given. */
-export function readVariables(env: Source, cwd: string): { env: Source; dotenv: Source; dotenvFile: string } {
+export function readVariables(env: Source, cwd: string): Variables {
   const dotenvFile = path.join(cwd, '.env');
   const dotenv = readDotenv(dotenvFile);
   checkNames(env, 'the environment');
   checkNames(dotenv, `.env (${dotenvFile})`);
   return { env: ours(env), dotenv: ours(dotenv), dotenvFile };
 }
+
+/** A variable as the environment gives it, or else as `.env` does; empty as given. */
+export const variable = (variables: Variables, name: string): string | undefined => variables.env[name] ?? variables.dotenv[name];
+
+/** The sources of one target's settings, the most explicit first: the environment, its target file, `.env`. */
+export interface Layers {
+  env: Source;
+  file: Source;
+  dotenv: Source;
+}
+
+/** The settings the layers give, the most explicit source winning, empty values dropped; merge() checks them too. */
+export const layered = (layers: Layers): Source => nonEmpty({ ...layers.dotenv, ...layers.file, ...layers.env });
 
 export interface Merged {
   source: Source;
@@ -85,7 +111,7 @@ export interface Merged {
  * The command line and environment first, then the target file, then `.env`: the most explicit source
  * wins, and every value of `.env` that another source overrides is named in a notice.
  */
-export function merge(layers: { env: Source; file: Source; dotenv: Source }, fileName?: string): Merged {
+export function merge(layers: Layers, fileName?: string): Merged {
   const notices: string[] = [];
   for (const [name, value] of Object.entries(nonEmpty(layers.dotenv))) {
     const by = layers.env[name] !== undefined ? 'the environment' : layers.file[name] !== undefined ? `the target file ${fileName}` : undefined;
@@ -98,18 +124,21 @@ export function merge(layers: { env: Source; file: Source; dotenv: Source }, fil
     const where = layers.env[empty] !== undefined ? 'in the environment' : layers.file[empty] !== undefined ? `in the target file ${fileName}` : 'in .env';
     throw new ConfigError(`${empty} is set but empty ${where}: give it a value or unset it (a CI secret that is missing arrives empty)`);
   }
-  return { source: nonEmpty(source), notices };
+  return { source: layered(layers), notices };
 }
 
 /** Where the reports go, read without checking anything else: a run stopped by a configuration error still clears it. */
 export function reportDirOf(env: Source, cwd: string): string | undefined {
   try {
-    const dotenvFile = path.join(cwd, '.env');
-    const dotenv = readDotenv(dotenvFile);
-    const named = env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report';
-    // Spaces alone name no folder (the configuration refuses them): none is taken.
-    return named.trim() === '' ? undefined : path.resolve(cwd, named);
+    return reportDirIn(env, readDotenv(path.join(cwd, '.env')), cwd);
   } catch {
     return undefined;
   }
+}
+
+/** Where the reports go, given the environment and `.env` as read, unchecked. */
+export function reportDirIn(env: Source, dotenv: Source, cwd: string): string | undefined {
+  const named = env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report';
+  // Spaces alone name no folder (the configuration refuses them): none is taken.
+  return named.trim() === '' ? undefined : path.resolve(cwd, named);
 }

@@ -1,19 +1,14 @@
 import path from 'node:path';
-import { ConfigError, loadConfig, type TargetConfig, type TargetEntry } from './config.ts';
-import { fleetEntries } from './fleet-file.ts';
-import { readVariables } from './sources.ts';
+import { ConfigError } from '../files/config-error.ts';
+import { targetConfig, type TargetConfig } from './config.ts';
+import { readSettings, SHARD_VARIABLE, TARGETS_VARIABLE, type Settings } from './settings.ts';
+import { variable } from './sources.ts';
 
-/** Several target files or fleet files, judged in one run: a Playwright project each up to eight, one fleet beyond (harness/run/replays.ts). */
-export const TARGETS_VARIABLE = 'CONFORMANCE_TARGETS';
-
-/** The share of CONFORMANCE_TARGETS this run judges, `i/n`: a CI job of n judges its own targets. */
-export const SHARD_VARIABLE = 'CONFORMANCE_SHARD';
+// The run's targets: the one the settings describe, or those of CONFORMANCE_TARGETS, each in a report folder of
+// its own, and the share of them a shard judges.
 
 /** The identity of a sharded run, one value shared by its shards, so that a merge refuses shards of different runs. */
 export const RUN_ID_VARIABLE = 'CONFORMANCE_RUN_ID';
-
-/** An evidence bundle whose exchanges the run judges instead of a target's answers (harness/evidence/replay-bundle.ts). */
-export const REPLAY_VARIABLE = 'CONFORMANCE_REPLAY';
 
 /** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
 export const slug = (name: string) =>
@@ -23,10 +18,9 @@ export const slug = (name: string) =>
     .replace(/^[.-]+|[.-]+$/g, '') || 'target';
 
 /** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
-function loadSeveral(files: string[], env: Record<string, string | undefined>, cwd: string): { targets: TargetConfig[]; reportDir: string } {
-  // A fleet file stands for its targets, each with the tokens its environment variables hold.
-  const described = files.flatMap((file): (string | TargetEntry)[] => fleetEntries(path.resolve(cwd, file), env) ?? [file]);
-  const configs = described.map((target) => loadConfig(env, cwd, target));
+function loadSeveral(settings: Settings): { targets: TargetConfig[]; reportDir: string } {
+  // A fleet file stands for its targets (settings.ts), each with the tokens its environment variables hold.
+  const configs = settings.entries.map((entry) => targetConfig(settings, entry));
   // Every file is read with the same environment and `.env`, and a target file names no report folder.
   const { reportDir } = configs[0];
   // Each target's reports hide every target's tokens, its own as their placeholders and the others' as well: one
@@ -66,30 +60,20 @@ export interface RunTargets {
   reportDir: string;
 }
 
-/** The bundle CONFORMANCE_REPLAY names, as given; undefined when there is none to replay. */
-export function replayOf(env: Record<string, string | undefined>, cwd: string): string | undefined {
-  const vars = readVariables(env, cwd);
-  const replay = vars.env[REPLAY_VARIABLE] ?? vars.dotenv[REPLAY_VARIABLE];
-  // Empty, it would leave the run to whatever else is set, the embedded target at worst: a missing value is a mistake.
-  if (replay === '') throw new ConfigError(`${REPLAY_VARIABLE} is set but empty: give the evidence bundle to replay, or unset it`);
-  return replay;
+/** The targets of CONFORMANCE_TARGETS, or the one target of the other variables, read from the environment and `.env` in `cwd`. */
+export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
+  return targetsOf(readSettings(env, cwd));
 }
 
-/** The targets of CONFORMANCE_TARGETS, or the one target of the other variables (a replay's is harness/evidence/replay-bundle.ts's). */
-export function loadTargets(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): RunTargets {
-  const vars = readVariables(env, cwd);
-  const raw = vars.env[TARGETS_VARIABLE] ?? vars.dotenv[TARGETS_VARIABLE];
-  const shard = vars.env[SHARD_VARIABLE] ?? vars.dotenv[SHARD_VARIABLE];
-  if (!raw) {
-    if (shard !== undefined)
-      throw new ConfigError(`${SHARD_VARIABLE} splits the targets of ${TARGETS_VARIABLE}; a single target is judged whole, in one run: unset it`);
-    const config = loadConfig(env, cwd);
+/** The targets the settings describe, each configuration made of them (a replay's is harness/evidence/replay-bundle.ts's). */
+export function targetsOf(settings: Settings): RunTargets {
+  if (!settings.multi) {
+    const config = targetConfig(settings, settings.entries[0]);
     return { multi: false, targets: [config], reportDir: config.reportDir };
   }
-  const files = raw.split(',').map((f) => f.trim());
-  if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
-  const several = loadSeveral(files, env, cwd);
-  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shareGiven(shard, env), () => runIdentity(vars, env))) };
+  const several = loadSeveral(settings);
+  const shard = variable(settings.variables, SHARD_VARIABLE);
+  return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shareGiven(shard, settings.env), () => runIdentity(settings))) };
 }
 
 /**
@@ -122,15 +106,15 @@ export function shareGiven(text: string, env: Record<string, string | undefined>
  * id is paired with its attempt, so a re-run of failed jobs is another run; a re-run in GitLab keeps the
  * pipeline's id (docs/configuration.md says so).
  */
-function runIdentity(vars: ReturnType<typeof readVariables>, env: Record<string, string | undefined>): string {
-  const own = vars.env[RUN_ID_VARIABLE] ?? vars.dotenv[RUN_ID_VARIABLE];
+function runIdentity(settings: Settings): string {
+  const own = variable(settings.variables, RUN_ID_VARIABLE);
   if (own !== undefined) {
     // It is printed in merge's one-line refusals and written in every shard's report: one short printable line.
     if (!/^[\x21-\x7e][\x20-\x7e]{0,199}$/.test(own.trim()))
       throw new ConfigError(`${RUN_ID_VARIABLE} is not one line of 1 to 200 printable ASCII characters; give the pipeline's id, such as 4711`);
     return own.trim();
   }
-  const { GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID, BUILDKITE_BUILD_ID } = env;
+  const { GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID, BUILDKITE_BUILD_ID } = settings.env;
   if (GITHUB_RUN_ID) return `github ${GITHUB_RUN_ID} attempt ${GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (CI_PIPELINE_ID) return `gitlab ${CI_PIPELINE_ID}`;
   if (BUILDKITE_BUILD_ID) return `buildkite ${BUILDKITE_BUILD_ID}`;

@@ -1,7 +1,7 @@
 import { checkedFile, EXCHANGES } from './bundle.ts';
 import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from '../files/checked.ts';
-import type { ForbiddenCredential } from '../config/config.ts';
+import type { ForbiddenCredential } from '../config/tokens.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { JudgeInput } from '../judging/answers.ts';
 import { requestPlan, type RunSecrets } from '../recording/plan.ts';

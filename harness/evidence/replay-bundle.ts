@@ -4,13 +4,15 @@ import { digestProblems, EXCHANGES, manifestOf } from './bundle.ts';
 import { BundleError } from './bundle-error.ts';
 import { readBundle } from './bundle-reader.ts';
 import { placeholderSecrets, readBundleRecording, type BundleRecording } from './bundle-recording.ts';
-import { ConfigError, loadConfig, type TargetConfig } from '../config/config.ts';
+import { targetConfig, type TargetConfig } from '../config/config.ts';
 import { contractsHash } from '../contracts/contracts.ts';
 import { specDocument } from '../contracts/document.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
 import { replayFolderProblem } from '../config/replay-folder.ts';
-import { readVariables, targetVariables, type Source } from '../config/sources.ts';
-import { REPLAY_VARIABLE, type RunTargets } from '../config/targets.ts';
+import { REPLAY_VARIABLE, type Settings } from '../config/settings.ts';
+import { targetVariables, variable } from '../config/sources.ts';
+import type { RunTargets } from '../config/targets.ts';
+import { ConfigError } from '../files/config-error.ts';
 import { visible } from '../files/visible.ts';
 
 // A replay runs the whole suite on an evidence bundle's exchanges instead of a live target: nothing is
@@ -62,21 +64,23 @@ function plainBaseUrl(raw: string): boolean {
  * The one target of a replay: the bundle's, its secrets standing for themselves as placeholders. The other
  * settings (report folder, limits, a deviations file) come as usual; a setting that names a target is a mistake.
  */
-export function loadReplayTargets(bundleArg: string, env: Source, cwd: string): RunTargets {
-  const folderProblem = replayFolderProblem(env, cwd);
+export function replayTargets(bundleArg: string, run: Settings): RunTargets {
+  const { variables, cwd } = run;
+  const folderProblem = replayFolderProblem(variables, cwd);
   if (folderProblem) throw new ConfigError(folderProblem);
-  const vars = readVariables(env, cwd);
-  const named = targetVariables().find((name) => (vars.env[name] ?? vars.dotenv[name]) !== undefined);
+  const named = targetVariables().find((name) => variable(variables, name) !== undefined);
   if (named) throw new ConfigError(`${REPLAY_VARIABLE} takes the target from the bundle: unset ${named}`);
   const bundle = path.resolve(cwd, bundleArg);
   const recorded = replayedRecording(bundle);
-  const settings = loadConfig({ ...env, CONFORMANCE_EMBEDDED: 'true' }, cwd);
+  // The run's own settings, the embedded target standing for the bundle's, as though CONFORMANCE_EMBEDDED=true were given.
+  const asEmbedded = { ...variables, env: { ...variables.env, CONFORMANCE_EMBEDDED: 'true' } };
+  const settings = targetConfig({ ...run, variables: asEmbedded }, run.entries[0]);
   // The replay writes its own bundle at the end: over the one it replays, were they one place.
   if (settings.evidenceDir && overlap(settings.evidenceDir, bundle))
     throw new ConfigError(
       `CONFORMANCE_EVIDENCE_DIR ${settings.evidenceDir} and the bundle to replay ${bundle} overlap: the replay's bundle would replace the one it replays; give another evidence folder`,
     );
-  const ownDeviations = (vars.env.CONFORMANCE_DEVIATIONS ?? vars.dotenv.CONFORMANCE_DEVIATIONS) !== undefined;
+  const ownDeviations = variable(variables, 'CONFORMANCE_DEVIATIONS') !== undefined;
   const { target } = recorded.facts;
   // No run writes a base URL with a user, a password or a query (the configuration refuses them): one that has
   // them was written by hand, and would print them; it is refused without being quoted.

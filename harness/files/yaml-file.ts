@@ -1,16 +1,22 @@
 import type { Node } from 'yaml';
 import { ConfigError } from './config-error.ts';
-import { readSettingFile } from './setting-file.ts';
+import { readSettingFile, type SettingFileRead } from './setting-file.ts';
 
-// Loaded when a YAML file is read, not with this module: a run configured by its environment reads none.
-const yaml = () => require('yaml') as typeof import('yaml');
+// Loaded when a YAML file is read, not with this module: a run configured by its environment reads none. Kept once
+// loaded, so that a fleet's targets parsing their shared files do not look the module up again each time.
+let parser: typeof import('yaml') | undefined;
+const yaml = () => (parser ??= require('yaml') as typeof import('yaml'));
 
 /**
  * A YAML file's content. Errors name the file, the kind of mistake and where it is, and never the text:
  * an unquoted token such as `*:*.abc` reads as an alias, and the parser would quote it back.
  */
 export function readYamlFile(file: string, what: string): unknown {
-  const read = readSettingFile(file);
+  return yamlContent(readSettingFile(file), file, what);
+}
+
+/** The content of a YAML file already read (once, with the settings that name it), checked as readYamlFile checks it. */
+export function yamlContent(read: SettingFileRead, file: string, what: string): unknown {
   if ('reason' in read) throw new ConfigError(`${what} ${file} cannot be read (${read.reason})`);
   const text = read.bytes.toString('utf8');
   const deep = deepestLine(text);

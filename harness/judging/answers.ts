@@ -1,4 +1,4 @@
-import type { ForbiddenCredential, Operation } from '../config/config.ts';
+import type { ForbiddenCredential, Operation } from '../config/tokens.ts';
 import type { Credential, Exchange } from '../transport/exchange.ts';
 import { readJsonBody } from '../json/json-body.ts';
 import type { JsonBody } from '../json/json-readings.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ForbiddenCredential, Operation } from '../config/config.ts';
+import type { ForbiddenCredential, Operation } from '../config/tokens.ts';
 import type { Credential, ExchangeRequest } from '../transport/exchange.ts';
 
 export const TOKEN_PATH = '/api/admin/invite-link/tokens/';

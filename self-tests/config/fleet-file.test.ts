@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { TOKEN_KEYS } from '../../harness/config/target-file.ts';
 import { loadTargets } from '../../harness/config/targets.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { PROJECT_ROOT, runSuite } from '../support/run-suite.ts';
 
 // A fleet file lists many targets with the settings they share, and names the environment variable of each
 // token rather than hold it: CONFORMANCE_TARGETS takes it as it takes target files, side by side with them.
@@ -92,6 +93,65 @@ for (const [title, text, line] of REFUSED)
     expect((thrown as Error).message).toBe(line.replace('$FILE', `the fleet file ${file}`).replace('$PATH', file));
     for (const token of Object.values(TOKENS)) expect((thrown as Error).message).not.toContain(token);
   });
+
+// Beyond the mistakes with words of their own, a fleet file is checked against its schema where it is read
+// (harness/files/schemas/fleet-file.schema.json): the field is named, a key only as a misspelling of a known one.
+const MISSHAPEN: [string, string, string][] = [
+  [
+    'a timeout that is no number',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN, timeoutMs: "soon" }\n',
+    '$FILE: targets.0.timeoutMs must be of type integer',
+  ],
+  [
+    'a misspelt key',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN, timeotMs: 5000 }\n',
+    '$FILE: targets.0 has an unknown key "timeotMs"; did you mean "timeoutMs"?',
+  ],
+  [
+    'a key in the defaults that may be a token pasted there',
+    'defaults: { "eu-admin-0123456789": 1 }\ntargets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN }\n',
+    '$FILE: defaults has a key it does not know (not shown, as it may be a secret)',
+  ],
+  [
+    'a claim in the defaults that is neither a name nor a list',
+    'defaults: { claim: 5 }\ntargets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN }\n',
+    '$FILE: defaults.claim must be a string (quote it in YAML); defaults.claim must be of type array',
+  ],
+  [
+    'a product that is a list',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN, product: [Unleash] }\n',
+    '$FILE: targets.0.product must be of type object',
+  ],
+  [
+    'a deviations file left empty',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: EU_TOKEN, deviations: }\n',
+    '$FILE: targets.0.deviations is empty',
+  ],
+];
+
+for (const [title, text, line] of MISSHAPEN)
+  test(`a fleet file with ${title} is refused in one line naming the field`, () => {
+    const file = fleet(text);
+    let thrown: unknown;
+    try {
+      loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toBe(line.replace('$FILE', `the fleet file ${file}`));
+    for (const token of Object.values(TOKENS)) expect((thrown as Error).message).not.toContain(token);
+  });
+
+test("a fleet file's targets take the keys of a target file, each token key named by its variable instead", () => {
+  const schema = (name: string) => JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'files', 'schemas', name), 'utf8'));
+  const [target, fleetFile] = [schema('target-file.schema.json'), schema('fleet-file.schema.json')];
+  const expected = Object.keys(target.properties)
+    .map((key) => (TOKEN_KEYS.includes(key) ? `${key}From` : key))
+    .sort();
+  expect(Object.keys(fleetFile.properties.targets.items.properties).sort()).toEqual(expected);
+  expect(Object.keys(fleetFile.properties.defaults.properties).sort()).toEqual(expected.filter((key) => key !== 'name' && key !== 'baseUrl'));
+});
 
 test('a run of a fleet file judges each of its targets, and the matrix names them', async () => {
   const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;

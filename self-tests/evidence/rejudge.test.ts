@@ -1,7 +1,7 @@
 import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
 import { bundleRecording, placeholderSecrets, recordingOf, redactBody, type BundleRecording } from '../../harness/evidence/bundle-recording.ts';
-import type { ForbiddenCredential } from '../../harness/config/config.ts';
+import type { ForbiddenCredential } from '../../harness/config/tokens.ts';
 import { clauseEvidence, type RunFacts } from '../../harness/judging/verdicts.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { createRedactor, createSecrets } from '../../harness/secrets/redact.ts';

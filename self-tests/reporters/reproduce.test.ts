@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { forbiddenCredentials } from '../../harness/config/config.ts';
+import { forbiddenCredentials } from '../../harness/config/tokens.ts';
 import { namedSecrets } from '../../harness/secrets/secret-rule.ts';
 import { exportPreamble } from '../../reporters/sections.ts';
 

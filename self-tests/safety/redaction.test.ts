@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import os from 'node:os';
-import { forbiddenCredentials, loadConfig } from '../../harness/config/config.ts';
+import { loadConfig } from '../../harness/config/config.ts';
+import { forbiddenCredentials } from '../../harness/config/tokens.ts';
 import { cut } from '../../harness/judging/verdicts.ts';
 import { createRedactor, createSecrets, OTHERWISE_WRITTEN as OTHER } from '../../harness/secrets/redact.ts';
 import { unsafeToRedact } from '../../harness/secrets/secret-rule.ts';

@@ -1,6 +1,6 @@
 import { loadChecks } from '../../checks/index.ts';
 import type { JudgeInput } from '../../harness/judging/answers.ts';
-import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config/config.ts';
+import { forbiddenCredentials, type ForbiddenCredential } from '../../harness/config/tokens.ts';
 import type { Exchange } from '../../harness/transport/exchange.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan } from '../../harness/recording/plan.ts';
