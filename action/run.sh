@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Runs the suite with the action's inputs and records its verdict and exit code as step outputs. It never
-# fails the step itself: the report is uploaded first, and the gate step fails the job.
+# Runs the suite with the action's inputs and records the command's exit code and the verdict of the report this
+# run wrote as step outputs. The run's outcome never fails the step itself: the report is uploaded first, and the
+# gate step fails the job on the exit code.
 set -uo pipefail
+
+workspace=$PWD
+cleanup=()
+trap 'rm -rf ${cleanup[@]+"${cleanup[@]}"}' EXIT
+
+# Each output is one line of one known word: nothing read from a file or the workspace reaches GITHUB_OUTPUT as it is.
+set_outputs() {
+  local code=$1 verdict=$2
+  case "$verdict" in pass | fail | error | partial | incomplete | none) ;; *) verdict=none ;; esac
+  printf 'exit-code=%s\nverdict=%s\n' "$code" "$verdict" >>"$GITHUB_OUTPUT"
+}
 
 # The base URL and admin token are always passed on: an empty one (a missing secret) is refused by the
 # suite as a configuration error, never mistaken for "no target". Optional inputs are passed only when given.
@@ -16,28 +28,30 @@ pass_if_given CONFORMANCE_DEVIATIONS "$INPUT_DEVIATIONS"
 pass_if_given CONFORMANCE_CLAIM "$INPUT_CLAIM"
 pass_if_given CONFORMANCE_BASELINE "$INPUT_BASELINE"
 pass_if_given CONFORMANCE_GATE "$INPUT_GATE"
-export CONFORMANCE_REPORT_DIR="$INPUT_REPORT_DIR"
+export CONFORMANCE_REPORT_DIR="${INPUT_REPORT_DIR:-conformance-report}"
+
+# Relative paths are the workspace's.
+from_workspace() { case "$1" in /* | '') printf '%s' "$1" ;; *) printf '%s/%s' "$workspace" "$1" ;; esac }
+report="$(from_workspace "$CONFORMANCE_REPORT_DIR")/conformance.json"
 
 # The suite reads its signing key from a file; the input is a secret's text. It is written to a folder only this
 # job's user can read, outside the workspace and the report folder, and removed however the step ends.
 if [ -n "${INPUT_SIGNING_KEY:-}" ]; then
   key_dir=$(umask 077 && mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/conformance-signing.XXXXXX")
-  trap 'rm -rf "$key_dir"' EXIT
-  (umask 077 && printf '%s\n' "$INPUT_SIGNING_KEY" > "$key_dir/key.pem")
+  cleanup+=("$key_dir")
+  (umask 077 && printf '%s\n' "$INPUT_SIGNING_KEY" >"$key_dir/key.pem")
   export CONFORMANCE_SIGNING_KEY="$key_dir/key.pem"
 fi
 
+# The report folder is the workspace's: a conformance.json there is read only if this run wrote it.
+before=$(node "$GITHUB_ACTION_PATH/action/verdict.js" identity "$report")
 status=0
 node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js" || status=$?
 
-verdict=none
-if [ -f "$CONFORMANCE_REPORT_DIR/conformance.json" ]; then
-  verdict=$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).verdict))' "$CONFORMANCE_REPORT_DIR/conformance.json" || echo none)
-fi
+verdict=$(node "$GITHUB_ACTION_PATH/action/verdict.js" read "$report" "$before")
 # The suite appends its Markdown summary to the job summary itself, and prints each failed clause as an
 # annotation (docs/reports.md); a refused configuration has neither.
 if [ "$status" = 2 ]; then
-  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >> "$GITHUB_STEP_SUMMARY"
+  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >>"$GITHUB_STEP_SUMMARY"
 fi
-echo "exit-code=$status" >> "$GITHUB_OUTPUT"
-echo "verdict=$verdict" >> "$GITHUB_OUTPUT"
+set_outputs "$status" "$verdict"
