@@ -15,6 +15,14 @@ set_outputs() {
   printf 'exit-code=%s\nverdict=%s\n' "$code" "$verdict" >>"$GITHUB_OUTPUT"
 }
 
+# A refusal of the action's own inputs: one line, which never quotes an input, exit code 2, and nothing run.
+refuse() {
+  echo "conformance: configuration error: $1" >&2
+  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >>"$GITHUB_STEP_SUMMARY"
+  set_outputs 2 none
+  exit 0
+}
+
 # The base URL and admin token are always passed on: an empty one (a missing secret) is refused by the
 # suite as a configuration error, never mistaken for "no target". Optional inputs are passed only when given.
 export CONFORMANCE_BASE_URL="$INPUT_BASE_URL"
@@ -30,8 +38,29 @@ pass_if_given CONFORMANCE_BASELINE "$INPUT_BASELINE"
 pass_if_given CONFORMANCE_GATE "$INPUT_GATE"
 export CONFORMANCE_REPORT_DIR="${INPUT_REPORT_DIR:-conformance-report}"
 
-# Relative paths are the workspace's.
+# The suite reads `.env` in the folder it runs in, and a .env in the workspace may be anyone's who controls the
+# checked-out tree: it is read only when the env-file input names it, the suite then running in its folder. A .env
+# the action was not told to read has the suite run in an empty folder of the action's own.
+run_dir=$workspace
+if [ -n "${INPUT_ENV_FILE:-}" ]; then
+  [ "$(basename -- "$INPUT_ENV_FILE")" = .env ] || refuse "the env-file input names a file called .env, which the suite reads in the folder it runs in"
+  [ -f "$INPUT_ENV_FILE" ] || refuse "the env-file input names no file of the workspace"
+  run_dir=$(cd -- "$(dirname -- "$INPUT_ENV_FILE")" && pwd)
+elif [ -e .env ] || [ -L .env ]; then
+  run_dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/conformance-run.XXXXXX")
+  cleanup+=("$run_dir")
+  echo "conformance: notice: the workspace's .env is not read; to have it read, name it with the env-file input" >&2
+fi
+
+# Relative paths, of the inputs and of the job's own CONFORMANCE_ variables, are the workspace's wherever the suite
+# runs. (CONFORMANCE_TARGETS is not among them: its files alone describe their targets, and the action names one.)
 from_workspace() { case "$1" in /* | '') printf '%s' "$1" ;; *) printf '%s/%s' "$workspace" "$1" ;; esac }
+if [ "$run_dir" != "$workspace" ]; then
+  for name in CONFORMANCE_TARGET CONFORMANCE_DEVIATIONS CONFORMANCE_BASELINE CONFORMANCE_REPORT_DIR CONFORMANCE_REPLAY \
+    CONFORMANCE_EVIDENCE_DIR CONFORMANCE_SIGNING_KEY CONFORMANCE_CA_FILE CONFORMANCE_CLIENT_CERT CONFORMANCE_CLIENT_KEY; do
+    if [ -n "${!name:-}" ]; then export "$name=$(from_workspace "${!name}")"; fi
+  done
+fi
 report="$(from_workspace "$CONFORMANCE_REPORT_DIR")/conformance.json"
 
 # The suite reads its signing key from a file; the input is a secret's text. It is written to a folder only this
@@ -46,7 +75,7 @@ fi
 # The report folder is the workspace's: a conformance.json there is read only if this run wrote it.
 before=$(node "$GITHUB_ACTION_PATH/action/verdict.js" identity "$report")
 status=0
-node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js" || status=$?
+(cd -- "$run_dir" && exec node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js") || status=$?
 
 verdict=$(node "$GITHUB_ACTION_PATH/action/verdict.js" read "$report" "$before")
 # The suite appends its Markdown summary to the job summary itself, and prints each failed clause as an

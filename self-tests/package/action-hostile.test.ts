@@ -10,7 +10,8 @@ import { run } from '../support/package.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
-// filled: planted report files, a lock. Each run here is refused early.
+// filled: planted report files, a lock, a .env. Each run here is refused early or ends at once (an unreachable
+// target).
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -103,4 +104,32 @@ test('false pass: a planted lock that names no run (a file holding 1) is taken o
   expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe('error');
   expect(existsSync(path.join(r.workspace, 'conformance-report', LOCK_FILE))).toBe(false);
   expect(gated.exitCode).toBe(2);
+});
+
+test('a .env not asked for: a .env in the workspace does not switch the ratchet on; named by the env-file input, it is read', async () => {
+  const url = await refusingUrl();
+  const r = runner();
+  writeFileSync(path.join(r.workspace, '.env'), 'CONFORMANCE_GATE=regressions\n');
+  const unasked = await action(r, admin(url));
+  // The run went on to the target (unreachable: no verdict, exit code 3), its reports in the workspace's report folder.
+  expect(unasked.ran.output).not.toContain('CONFORMANCE_BASELINE');
+  expect(unasked.lines, unasked.ran.output).toEqual(['exit-code=3', 'verdict=error']);
+  expect(JSON.parse(readFileSync(path.join(r.workspace, 'conformance-report', 'conformance.json'), 'utf8')).verdict).toBe('error');
+  writeFileSync(r.output, '');
+  const named = await action(r, { ...admin(url), 'env-file': '.env' });
+  expect(named.ran.output).toContain('CONFORMANCE_BASELINE');
+  expect(named.lines).toEqual(['exit-code=2', 'verdict=error']);
+});
+
+test('a .env not asked for: an env-file input that names no .env is refused in one line that does not quote it, nothing run', async () => {
+  const r = runner();
+  writeFileSync(path.join(r.workspace, 'settings'), 'CONFORMANCE_GATE=regressions\n');
+  for (const named of ['settings', 'missing/.env', 'x\n::error::planted/.env']) {
+    writeFileSync(r.output, '');
+    const { ran, lines, gated } = await action(r, { ...admin('http://127.0.0.1:9'), 'env-file': named });
+    expect(lines, named).toEqual(['exit-code=2', 'verdict=none']);
+    expect(ran.output).toMatch(/^conformance: configuration error: the env-file input /m);
+    expect(ran.output).not.toContain('::error::planted');
+    expect(gated.exitCode).toBe(2);
+  }
 });
