@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the suite with the action's inputs and records the command's exit code and the verdict of the report this
 # run wrote as step outputs. The run's outcome never fails the step itself: the report is uploaded first, and the
-# gate step fails the job on the exit code.
+# gate step fails the job on the exit code. A stopped step stops the run: the signal is passed on to the command,
+# and the step ends with the command's code.
 set -uo pipefail
 
 workspace=$PWD
@@ -72,10 +73,27 @@ if [ -n "${INPUT_SIGNING_KEY:-}" ]; then
   export CONFORMANCE_SIGNING_KEY="$key_dir/key.pem"
 fi
 
+# A stop (the runner cancelling the step) is passed on to the command, which stops Playwright and writes its report
+# marked interrupted; bash runs a trap only between commands, so the command runs in the background, waited for.
+command_pid=
+stopped_by=
+stop() {
+  stopped_by=$1
+  if [ -n "$command_pid" ]; then kill -s "$1" "$command_pid" 2>/dev/null; fi
+}
+trap 'stop TERM' TERM
+trap 'stop INT' INT
+trap 'stop HUP' HUP
+
 # The report folder is the workspace's: a conformance.json there is read only if this run wrote it.
 before=$(node "$GITHUB_ACTION_PATH/action/verdict.js" identity "$report")
+(cd -- "$run_dir" && exec node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js") &
+command_pid=$!
+if [ -n "$stopped_by" ]; then kill -s "$stopped_by" "$command_pid" 2>/dev/null; fi
+# `wait` returns early when a trapped signal arrives: wait again until the command has ended, for its own code.
+while kill -0 "$command_pid" 2>/dev/null; do wait "$command_pid"; done
 status=0
-(cd -- "$run_dir" && exec node "$GITHUB_ACTION_PATH/bin/admin-api-conformance.js") || status=$?
+wait "$command_pid" || status=$?
 
 verdict=$(node "$GITHUB_ACTION_PATH/action/verdict.js" read "$report" "$before")
 # The suite appends its Markdown summary to the job summary itself, and prints each failed clause as an
@@ -84,3 +102,4 @@ if [ "$status" = 2 ]; then
   echo "## Conformance: configuration error, nothing was checked (see the step's log)" >>"$GITHUB_STEP_SUMMARY"
 fi
 set_outputs "$status" "$verdict"
+if [ -n "$stopped_by" ]; then exit "$status"; fi

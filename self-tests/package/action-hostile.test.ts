@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,13 +6,13 @@ import { expect, test } from '@playwright/test';
 import { LOCK_FILE } from '../../harness/config/report-folder.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
-import { refusingUrl } from '../support/hostile-servers.ts';
-import { run } from '../support/package.ts';
+import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
+import { run, userEnv } from '../support/package.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
 // filled: planted report files, a lock, a .env. Each run here is refused early or ends at once (an unreachable
-// target).
+// target), but one: the run a SIGTERM stops halfway.
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -132,4 +133,38 @@ test('a .env not asked for: an env-file input that names no .env is refused in o
     expect(ran.output).not.toContain('::error::planted');
     expect(gated.exitCode).toBe(2);
   }
+});
+
+/** Whether any process of the group is still there. */
+function alive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a stopped step: SIGTERM to the run step stops the command and Playwright within seconds, and the step ends with the command's code", async () => {
+  await withServer(neverAnswers(), async (target) => {
+    const r = runner();
+    const runStep = step(admin(target.url), 'run');
+    // A runner's step is no npm script: the command's watch on npm, which would stop it with its parent, is not on.
+    const env = Object.fromEntries(
+      Object.entries(userEnv({ ...runnerEnv(r), ...runStep.env, CONFORMANCE_TIMEOUT_MS: '60000' })).filter(([name]) => !name.startsWith('npm_')),
+    );
+    // The step's shell in a process group of its own, as the runner starts it; only the shell is signalled.
+    const shell = spawn('bash', ['-e', '-c', runStep.run], { cwd: r.workspace, env, stdio: 'ignore', detached: true });
+    const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => target.seen.length, { timeout: 60_000 }).toBeGreaterThan(0);
+      shell.kill('SIGTERM');
+      // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
+      await expect.poll(() => alive(shell.pid!), { timeout: 20_000 }).toBe(false);
+      expect(await ended).toBe(143);
+      expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual(['exit-code=143', 'verdict=incomplete']);
+    } finally {
+      if (alive(shell.pid!)) process.kill(-shell.pid!, 'SIGKILL');
+    }
+  });
 });
