@@ -103,7 +103,11 @@ function holderOf(lock: string): number | undefined {
   if (!(Number.isInteger(pid) && pid > 0 && isAlive(pid))) return undefined;
   // A process id is given again once its process is gone (often soon, in a container): a live process that
   // started at another time than the lock says is not the run that took it.
-  const now = start === undefined ? undefined : startOf(pid);
+  const now = startOf(pid);
+  // A lock without a start time names no run where the system tells when processes start, since every run writes it
+  // there (a lock holding `1`, planted in a checked-out tree, would otherwise block every run for ever); nor, where
+  // the system does not tell it, process 1, the system's own first process.
+  if (start === undefined) return now === undefined && pid !== 1 ? pid : undefined;
   return now !== undefined && now !== start ? undefined : pid;
 }
 

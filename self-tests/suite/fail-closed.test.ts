@@ -220,7 +220,9 @@ test('a report folder another live run holds is refused with one line, exit code
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-locked-'));
   const other = spawn('sleep', ['60'], { stdio: 'ignore' });
   try {
-    writeFileSync(path.join(reportDir, LOCK_FILE), `${other.pid}\n`);
+    // A run's lock names its process and, where the system tells it, when that process started (field 22 of its stat).
+    const stat = readFileSync(`/proc/${other.pid}/stat`, 'utf8');
+    writeFileSync(path.join(reportDir, LOCK_FILE), `${other.pid} ${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}\n`);
     const run = await runSuite({ CONFORMANCE_REPORT_DIR: reportDir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain(`another run (process ${other.pid}) is writing to ${reportDir}`);

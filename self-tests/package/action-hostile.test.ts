@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { LOCK_FILE } from '../../harness/config/report-folder.ts';
+import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
+import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
+import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
+import { run, userEnv } from '../support/package.ts';
+import { PROJECT_ROOT } from '../support/run-suite.ts';
+
+// The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
+// filled: planted report files, a lock, a .env. Each run here is refused early or ends at once (an unreachable
+// target), but one: the run a SIGTERM stops halfway.
+
+test.describe.configure({ timeout: 120_000 });
+
+const ACTION = path.join(PROJECT_ROOT, 'action.yml');
+
+interface Runner {
+  workspace: string;
+  output: string;
+  summary: string;
+  temp: string;
+}
+
+function runner(): Runner {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-'));
+  const files = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-files-'));
+  const [output, summary, temp] = [path.join(files, 'output'), path.join(files, 'summary'), path.join(files, 'temp')];
+  writeFileSync(output, '');
+  writeFileSync(summary, '');
+  mkdirSync(temp);
+  return { workspace, output, summary, temp };
+}
+
+/** What a GitHub runner gives every step of the job. */
+const runnerEnv = (r: Runner) => ({
+  CI: 'true',
+  GITHUB_ACTIONS: 'true',
+  GITHUB_RUN_ID: '7001',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_WORKSPACE: r.workspace,
+  GITHUB_OUTPUT: r.output,
+  GITHUB_STEP_SUMMARY: r.summary,
+  GITHUB_ACTION_PATH: PROJECT_ROOT,
+  RUNNER_TEMP: r.temp,
+});
+
+/** The step's outputs as the runner reads GITHUB_OUTPUT: one `name=value` a line, a later line winning. */
+const outputsOf = (lines: string[]) => Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+
+const step = (inputs: Record<string, string>, id: 'run' | 'gate', outputs: Record<string, string> = {}): ShellStep => {
+  const steps = actionSteps(ACTION, inputs, { 'steps.run.outputs.exit-code': outputs['exit-code'] ?? '', 'steps.run.outputs.verdict': outputs.verdict ?? '' });
+  return id === 'run' ? steps.find((s) => s.id === 'run')! : steps.at(-1)!;
+};
+
+/** The action's run step, then its gate step given the run step's outputs: what each printed, and how each ended. */
+async function action(r: Runner, inputs: Record<string, string>) {
+  const runStep = step(inputs, 'run');
+  const ran = await run('bash', ['-e', '-c', runStep.run], r.workspace, { ...runnerEnv(r), ...runStep.env });
+  const lines = readFileSync(r.output, 'utf8').split('\n').filter(Boolean);
+  const gateStep = step(inputs, 'gate', outputsOf(lines));
+  const gated = await run('bash', ['-e', '-c', gateStep.run], r.workspace, { ...runnerEnv(r), ...gateStep.env });
+  return { ran, lines, gated };
+}
+
+const admin = (baseUrl: string) => ({ 'base-url': baseUrl, 'admin-token': REFERENCE_FIXTURES.adminToken });
+
+const plantReport = (r: Runner, verdict: string) => {
+  const file = path.join(r.workspace, 'conformance-report', 'conformance.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ verdict }));
+  return file;
+};
+
+test("false pass: a report folder with a planted lock folder and a planted PASS report ends with the command's exit code 2 and no verdict, one line each, and the gate fails the job", async () => {
+  const url = await refusingUrl();
+  for (const planted of ['pass', 'pass\nexit-code=0']) {
+    const r = runner();
+    const report = plantReport(r, planted);
+    // A folder named like the lock blocks every run in this folder: the run refuses and writes nothing.
+    mkdirSync(path.join(r.workspace, 'conformance-report', LOCK_FILE));
+    const { ran, lines, gated } = await action(r, admin(url));
+    expect(ran.exitCode, ran.output).toBe(0);
+    expect(ran.output).toContain('is not a file, so no run can hold the folder');
+    expect(lines, `planted ${JSON.stringify(planted)}`).toEqual(['exit-code=2', 'verdict=none']);
+    expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe(planted);
+    expect(gated.exitCode).toBe(2);
+    expect(gated.output).toContain('::error title=Conformance not run::');
+    expect(gated.output).not.toContain('PASS');
+  }
+});
+
+test('false pass: a planted lock that names no run (a file holding 1) is taken over, and the report the run leaves is the one read', async () => {
+  const r = runner();
+  const report = plantReport(r, 'pass\nexit-code=0');
+  writeFileSync(path.join(r.workspace, 'conformance-report', LOCK_FILE), '1\n');
+  // A missing secret: the run refuses its configuration, and leaves its error report in the folder it took.
+  const { ran, lines, gated } = await action(r, { 'base-url': await refusingUrl(), 'admin-token': '' });
+  expect(ran.output).toContain('CONFORMANCE_ADMIN_TOKEN is set but empty');
+  expect(ran.output).not.toContain('another run');
+  expect(lines).toEqual(['exit-code=2', 'verdict=error']);
+  expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe('error');
+  expect(existsSync(path.join(r.workspace, 'conformance-report', LOCK_FILE))).toBe(false);
+  expect(gated.exitCode).toBe(2);
+});
+
+test('a .env not asked for: a .env in the workspace does not switch the ratchet on; named by the env-file input, it is read', async () => {
+  const url = await refusingUrl();
+  const r = runner();
+  writeFileSync(path.join(r.workspace, '.env'), 'CONFORMANCE_GATE=regressions\n');
+  const unasked = await action(r, admin(url));
+  // The run went on to the target (unreachable: no verdict, exit code 3), its reports in the workspace's report folder.
+  expect(unasked.ran.output).not.toContain('CONFORMANCE_BASELINE');
+  expect(unasked.lines, unasked.ran.output).toEqual(['exit-code=3', 'verdict=error']);
+  expect(JSON.parse(readFileSync(path.join(r.workspace, 'conformance-report', 'conformance.json'), 'utf8')).verdict).toBe('error');
+  writeFileSync(r.output, '');
+  const named = await action(r, { ...admin(url), 'env-file': '.env' });
+  expect(named.ran.output).toContain('CONFORMANCE_BASELINE');
+  expect(named.lines).toEqual(['exit-code=2', 'verdict=error']);
+});
+
+test('a .env not asked for: an env-file input that names no .env is refused in one line that does not quote it, nothing run', async () => {
+  const r = runner();
+  writeFileSync(path.join(r.workspace, 'settings'), 'CONFORMANCE_GATE=regressions\n');
+  for (const named of ['settings', 'missing/.env', 'x\n::error::planted/.env']) {
+    writeFileSync(r.output, '');
+    const { ran, lines, gated } = await action(r, { ...admin('http://127.0.0.1:9'), 'env-file': named });
+    expect(lines, named).toEqual(['exit-code=2', 'verdict=none']);
+    expect(ran.output).toMatch(/^conformance: configuration error: the env-file input /m);
+    expect(ran.output).not.toContain('::error::planted');
+    expect(gated.exitCode).toBe(2);
+  }
+});
+
+/** Whether any process of the group is still there. */
+function alive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a stopped step: SIGTERM to the run step stops the command and Playwright within seconds, and the step ends with the command's code", async () => {
+  await withServer(neverAnswers(), async (target) => {
+    const r = runner();
+    const runStep = step(admin(target.url), 'run');
+    // A runner's step is no npm script: the command's watch on npm, which would stop it with its parent, is not on.
+    const env = Object.fromEntries(
+      Object.entries(userEnv({ ...runnerEnv(r), ...runStep.env, CONFORMANCE_TIMEOUT_MS: '60000' })).filter(([name]) => !name.startsWith('npm_')),
+    );
+    // The step's shell in a process group of its own, as the runner starts it; only the shell is signalled.
+    const shell = spawn('bash', ['-e', '-c', runStep.run], { cwd: r.workspace, env, stdio: 'ignore', detached: true });
+    const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => target.seen.length, { timeout: 60_000 }).toBeGreaterThan(0);
+      shell.kill('SIGTERM');
+      // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
+      await expect.poll(() => alive(shell.pid!), { timeout: 20_000 }).toBe(false);
+      expect(await ended).toBe(143);
+      expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual(['exit-code=143', 'verdict=incomplete']);
+    } finally {
+      if (alive(shell.pid!)) process.kill(-shell.pid!, 'SIGKILL');
+    }
+  });
+});
