@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import vm from 'node:vm';
 import * as closest from '../../harness/files/closest.ts';
 import * as commands from '../../run/commands.ts';
-import { COMMAND, commandEnv, PROJECT_ROOT } from './run-suite.ts';
+import { COMMAND, commandEnv, noteRun, PROJECT_ROOT } from './run-suite.ts';
 
 // The command's own reading of its command line, in this process, as click's CliRunner runs a command: the
 // script itself (bin/admin-api-conformance.js, plain JavaScript that runs as it loads), given a process of the
@@ -130,4 +131,22 @@ export async function commandLine(args: string[], env: Record<string, string> = 
 /** Playwright's runner as the command sees it: a child with an error output, a channel and an end. */
 function playedRunner(): EventEmitter & { stderr: PassThrough; kill: () => void } {
   return Object.assign(new EventEmitter(), { stderr: new PassThrough(), kill: () => undefined });
+}
+
+/**
+ * Runs the command in a child process with these arguments as given, from a folder of its own, its output read
+ * through pipes: for what only a process shows of a command the suite runs in process too (verify, merge, diff,
+ * document), that the command loads it, gives its exit code, and writes its output whole.
+ */
+export async function commandProcess(args: string[], env: Record<string, string> = {}): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [COMMAND, ...args], { cwd: scratch(), env: commandEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  noteRun(started, exitCode, stdout);
+  return { exitCode, stdout, stderr };
 }
