@@ -87,6 +87,8 @@ test('a fault run as a black box, with the reporter given on the command line, f
   expect(judged.must.failed).toEqual(fault.breaks);
   expect(run.report?.verdict).toBe('fail');
   expect(run.exitCode).toBe(1);
+  // Playwright ran one test per clause of the catalogue, and no other (self-tests/catalogue.test.ts reads which).
+  expect(run.output).toContain(`Running ${loadCatalogue().length} tests using 1 worker`);
   // The user's reporter ran in place of the list reporter, and the command's own wrote the report.
   expect(run.output).not.toContain('✘');
   expect(run.output).toMatch(/^[·°×F]+$/m);
