@@ -201,10 +201,14 @@ test("every option of Playwright's UI mode, and one that names another Playwrigh
 });
 
 // Neither is a run: a gate whose command line holds one by mistake must not go green.
-test("Playwright's help after -- is asked of Playwright's test command, and is no verdict, exit code 3, no report", async () => {
-  const run = await commandLine(['--', '--help']);
+test("Playwright's help after -- is shown as Playwright gives it, and is no verdict, exit code 3", async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-help-'));
+  const run = await commandLine(['--', '--help'], {}, cwd);
   expect(run.exitCode, run.stdout + run.stderr).toBe(3);
-  expect(run.playwright.map((p) => p.args)).toEqual([['test', '--help']]);
+  // No report: the folder the report would go to by default (conformance-report) is not made.
+  expect(readdirSync(cwd)).toEqual([]);
+  // Playwright's test command prints its help straight to the user's terminal.
+  expect(run.playwright.map((p) => [p.args, p.stdio])).toEqual([[['test', '--help'], 'inherit']]);
   expect(run.stderr).toBe("conformance: no verdict: -- --help shows Playwright's options and runs nothing\n");
 });
 

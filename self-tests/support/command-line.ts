@@ -28,22 +28,22 @@ export interface CommandLineRun {
   exitCode?: number;
   stdout: string;
   stderr: string;
-  /** Each start of Playwright's command line: its arguments (after Playwright's own script) and environment. */
-  playwright: { args: string[]; env: Record<string, string | undefined> }[];
+  /** Each start of Playwright's command line: its arguments (after Playwright's own script), environment and output. */
+  playwright: { args: string[]; env: Record<string, string | undefined>; stdio?: unknown }[];
 }
 
 /** The command's script, read once; a function of the names a CommonJS module sees, and of its process. */
 let script: ((...given: unknown[]) => void) | undefined;
 function commandScript(): (...given: unknown[]) => void {
+  if (script !== undefined) return script;
   // The first line (#!) is no JavaScript; a comment in its place keeps the line numbers.
   const source = readFileSync(COMMAND, 'utf8').replace(/^#!.*/, '//');
-  script ??= vm.compileFunction(source, ['require', 'module', 'exports', '__filename', '__dirname', 'process'], { filename: COMMAND }) as (
-    ...given: unknown[]
-  ) => void;
+  const names = ['require', 'module', 'exports', '__filename', '__dirname', 'process'];
+  script = vm.compileFunction(source, names, { filename: COMMAND }) as (...given: unknown[]) => void;
   return script;
 }
 
-/** The suite's modules the command loads through tsx, by their path without extension. */
+/** The suite's modules the command loads through tsx, by their files. */
 const SUITE_MODULES: Record<string, unknown> = {
   [path.join(PROJECT_ROOT, 'harness/files/closest.ts')]: closest,
   [path.join(PROJECT_ROOT, 'run/commands.ts')]: commands,
@@ -86,14 +86,14 @@ export async function commandLine(args: string[], env: Record<string, string> = 
     },
   };
   const childProcess = {
-    spawn: (_node: string, [, ...rest]: string[], options: { env: Record<string, string | undefined> }) => {
-      run.playwright.push({ args: rest, env: options.env });
+    spawn: (_node: string, [, ...rest]: string[], options: { env: Record<string, string | undefined>; stdio?: unknown }) => {
+      run.playwright.push({ args: rest, env: options.env, stdio: options.stdio });
       started = playedRunner();
       if (answer === undefined) throw new Exit(Number.NaN);
       return started;
     },
-    spawnSync: (_node: string, [, ...rest]: string[], options?: { env?: Record<string, string | undefined> }) => {
-      run.playwright.push({ args: rest, env: options?.env ?? fakeProcess.env });
+    spawnSync: (_node: string, [, ...rest]: string[], options?: { env?: Record<string, string | undefined>; stdio?: unknown }) => {
+      run.playwright.push({ args: rest, env: options?.env ?? fakeProcess.env, stdio: options?.stdio });
       return { status: 0 };
     },
   };
