@@ -1,48 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CHECKS, checkProblems, type Check } from '../checks/index.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
-import { PROJECT_ROOT } from './support/run-suite.ts';
+import { clausesToReplay, detailsOf } from '../tests/replay.ts';
 
-interface ListedSuite {
-  specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[];
-  suites?: ListedSuite[];
-}
-
-function listedClauseIds(): string[] {
-  // A scratch folder and a clean environment: no .env, CONFORMANCE_ or PLAYWRIGHT_ setting of the developer's
-  // is read (PLAYWRIGHT_JSON_OUTPUT_NAME would send the listing to a file instead of stdout).
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('PLAYWRIGHT_') && k !== 'CI'));
-  const out = spawnSync(
-    process.execPath,
-    [
-      path.join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'),
-      'test',
-      '--list',
-      '--reporter=json',
-      '--config',
-      path.join(PROJECT_ROOT, 'playwright.config.ts'),
-    ],
-    {
-      cwd: mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')),
-      encoding: 'utf8',
-      env: { ...env, CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'an-unused-token' },
-    },
-  );
-  const walk = (s: ListedSuite): string[] => [
-    ...(s.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => t.annotations.filter((a) => a.type === 'clause').map((a) => a.description!))),
-    ...(s.suites ?? []).flatMap(walk),
-  ];
-  return walk(JSON.parse(out.stdout) as ListedSuite);
-}
+// The Playwright suite is one spec (tests/clauses.spec.ts) that makes a test of each clause to replay, with the
+// details detailsOf gives it: read here in process. That Playwright runs exactly those tests, as many as the
+// catalogue has clauses, is shown by a run of the command (self-tests/suite/fault-black-box.test.ts).
 
 test('every clause of the catalogue has exactly one test, and every test belongs to a clause', () => {
-  const listed = listedClauseIds();
+  const tested = clausesToReplay().flatMap((clause) =>
+    (detailsOf(clause).annotation as { type: string; description?: string }[]).filter((a) => a.type === 'clause').map((a) => a.description!),
+  );
   const catalogue = loadCatalogue().map((c) => c.id);
-  expect([...listed].sort()).toEqual([...catalogue].sort());
+  expect([...tested].sort()).toEqual([...catalogue].sort());
 });
 
 test('clause ids are unique and well formed, every clause has a section, a level and a sentence', () => {

@@ -1,4 +1,3 @@
-import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
 import { bundleRecording, placeholderSecrets, recordingOf, redactBody, type BundleRecording } from '../../harness/evidence/bundle-recording.ts';
 import type { ForbiddenCredential } from '../../harness/config/tokens.ts';
@@ -8,7 +7,7 @@ import { createRedactor, createSecrets } from '../../harness/secrets/redact.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
 import { mutate } from '../../reference-server/variants/transforms.ts';
 import type { Variant } from '../../reference-server/server.ts';
-import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { checksOnce, REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 // Issue 13, point 3: a bundle's exchanges are redacted consistently, so that the judge gives every clause
 // the same verdict on them as on the live answers, with the same evidence (secrets as placeholders).
@@ -25,9 +24,9 @@ const FACTS: RunFacts = {
 function judgedTwice(variant: Variant | undefined, input: typeof REFERENCE_INPUT = REFERENCE_INPUT) {
   const recording = recordInProcess(variant, input);
   const secrets = createSecrets(input);
-  const live = judge(recording, input, loadChecks());
+  const live = judge(recording, input, checksOnce());
   const bundle = JSON.parse(JSON.stringify(bundleRecording(recording, { ...input, baseUrl: ORIGIN }, secrets, FACTS))) as BundleRecording;
-  const again = judge(recordingOf(bundle), bundle.input, loadChecks());
+  const again = judge(recordingOf(bundle), bundle.input, checksOnce());
   const bundleSecrets = createSecrets(placeholderSecrets(bundle.input));
   const evidence = (checks: typeof live, s: typeof secrets) =>
     checks.map((c) => JSON.parse(JSON.stringify(clauseEvidence(c, s), (k, v) => (k === 'durationMs' ? undefined : v))));

@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { loadChecks } from '../../checks/index.ts';
 import { clauseEvidence } from '../../harness/judging/verdicts.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { kindOf, requirementText, schemaRequirement, type Requirement } from '../../harness/judging/violations.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import { ALL_VARIANTS } from '../../reference-server/variants/index.ts';
-import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { checksOnce, REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 // A violation carries what the document requires as data, its kind and parameters; one module words it for
 // every report. The words are the suite's, never the validator's own English.
@@ -51,7 +50,7 @@ test("a schema keyword the contracts do not use is named as such, never in the v
 test('every violation of every variant of the reference server has a kind, and words of the suite alone', () => {
   const secrets = createSecrets(REFERENCE_INPUT);
   const found = [undefined, ...ALL_VARIANTS].flatMap((variant) =>
-    judge(recordInProcess(variant, REFERENCE_INPUT), REFERENCE_INPUT, loadChecks()).flatMap((check) =>
+    judge(recordInProcess(variant, REFERENCE_INPUT), REFERENCE_INPUT, checksOnce()).flatMap((check) =>
       clauseEvidence(check, secrets).violations.map((v) => ({ variant: variant?.name, clause: check.clause, kind: v.kind, required: v.required })),
     ),
   );

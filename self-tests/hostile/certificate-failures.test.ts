@@ -4,7 +4,8 @@ import { runAgainst, RUN_BOUND_MS, withServer } from '../support/hostile-servers
 import { httpsTarget } from '../support/staging-servers.ts';
 
 // Issue 12, transport: say what happened, the whole run. A certificate nobody configured the suite to
-// trust stops the run with one line that says so and names the setting that fixes it.
+// trust stops the run with one line that says so and names the setting that fixes it. Runs of the engine, in
+// this process; the command carries the same for a tenant of self-tests/suite/fleet-run.test.ts.
 
 let pki: ThrowawayPki;
 test.beforeAll(async () => {
@@ -31,11 +32,20 @@ test('a target whose certificate an unknown authority signed stops the run with 
 
 // A verdict on a deployment whose certificate no one checked would not be about that deployment: the suite
 // verifies certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says; a private authority is CONFORMANCE_CA_FILE.
+// Node reads the variable from its own environment whenever a connection is made: set here, in this process,
+// for as long as the run lasts, as the command's process has it from the start.
 test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not make the suite accept an expired certificate: no pass, one line', async () => {
   await withServer(httpsTarget(pki.expired), async (target) => {
-    const run = await runAgainst(target.url, ['projects.response.json'], { NODE_TLS_REJECT_UNAUTHORIZED: '0', CONFORMANCE_CA_FILE: pki.caFile });
-    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
-    expect(run.report?.verdict).toBe('error');
-    expect(run.report?.errors.join('\n')).toContain('expired');
+    const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    try {
+      const run = await runAgainst(target.url, ['projects.response.json'], { NODE_TLS_REJECT_UNAUTHORIZED: '0', CONFORMANCE_CA_FILE: pki.caFile });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+      expect(run.report?.verdict).toBe('error');
+      expect(run.report?.errors.join('\n')).toContain('expired');
+    } finally {
+      if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+    }
   });
 });

@@ -20,8 +20,9 @@ import { brokenContentCodings, interimAnswersFirst, unaskedTransferCoding } from
 
 // Issue 12, transport: a deadline that holds. Broken content codings and a trickling body end each
 // request within CONFORMANCE_TIMEOUT_MS with its cause, never the run at its own timeout; interim
-// answers before the real one leave a valid target valid. The codings run as the command, whose request
-// log and durations only a whole run shows; the interim answers are judged in this process.
+// answers before the real one leave a valid target valid. The codings are a whole run of the engine, whose
+// request log and durations only a run shows (in this process; the command carries the same for a tenant of
+// self-tests/suite/fleet-run.test.ts); the interim answers are judged.
 
 const SELECTED = ['projects.response.json', 'projects.archived.accepted', 'signup-token.response.json', 'auth.projects.missing-header'];
 

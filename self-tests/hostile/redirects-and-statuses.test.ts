@@ -4,7 +4,7 @@ import { judgeAgainst } from '../support/judge-against.ts';
 
 // Issue 4, part 1: redirects are reported and never followed; a server error is no verdict; a status
 // the document does not list fails the authentication clauses; none of them is ever passed. Each target
-// is judged in this process over the real transport; one run of the command proves the exit code.
+// is judged in this process over the real transport; one run of the engine proves the exit code.
 
 // A redirect for every request (http where only https answers, a login page) says the base URL is wrong: the run
 // stops with one line, never a violation of the deployment's.

@@ -6,8 +6,9 @@ import { clauseWords, judgeAgainst, type JudgedRun } from '../support/judge-agai
 import type { SuiteRun } from '../support/run-suite.ts';
 
 // Issue 4, part 1: a target that cannot be read at all stops the run with one message, never a hang.
-// Which target stops the run is judged in this process over the real transport; runs of the command
-// prove the exit code, the printed message and the bounds on the run's time.
+// Which target stops the run is judged in this process over the real transport; runs of the engine, in this
+// process too, prove the exit code, the printed message and the bounds on the run's time. The command carries
+// the same (self-tests/suite/fleet-run.test.ts: tenants that never answer, held to their own deadlines).
 
 // Each run stops before the first check, so which checks are selected hardly matters; few keeps it quick.
 const SELECTED = ['projects.response.json', 'projects.list.required', 'auth.projects.missing-header'];
@@ -62,10 +63,10 @@ test('a server that accepts and never answers is given up on after CONFORMANCE_T
   await withServer(neverAnswers(), async (server) => {
     // Short, as every request waits it out: sixteen requests, four at a time.
     const variables = { CONFORMANCE_TIMEOUT_MS: '750' };
-    // Side by side, so that the run in this process waits out the same timeouts as the command.
+    // Side by side, so that the judge waits out the same timeouts as the run.
     const [run, judged] = await Promise.all([runAgainst(server.url, SELECTED, variables), judgeAgainst(server.url, variables)]);
     expectRunStopped(run, /no request to http:\/\/127\.0\.0\.1:\d+ got an answer: no answer within 750 ms \(CONFORMANCE_TIMEOUT_MS\)/);
-    // The command's requests reached the server, besides the ones sent from this process.
+    // The run's requests reached the server, besides the ones the judge sent.
     expect(server.seen.length).toBeGreaterThan(judged.recording.exchanges.length);
     expect(run.durationMs).toBeGreaterThanOrEqual(750);
     expect(run.durationMs).toBeLessThan(RUN_BOUND_MS);

@@ -17,7 +17,7 @@ import { clauseWords, judgeAgainst } from '../support/judge-against.ts';
 
 // Issue 4, part 1: bodies the suite cannot read. The JSON clause fails for a 200 that is not JSON;
 // the clauses that needed the body are errored; none of them is ever passed. Each target is judged in
-// this process over the real transport; one run of the command proves the exit code and the report agree.
+// this process over the real transport; one run of the engine proves the exit code and the report agree.
 
 // A page for every request, those without a token too, is a web UI or a login page: the base URL, not the target,
 // is what is wrong (a path prefix left out). An API that serves a page for its list alone is judged: see

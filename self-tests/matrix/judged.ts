@@ -1,9 +1,8 @@
-import { loadChecks } from '../../checks/index.ts';
 import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { requirementText, type ClauseCheck } from '../../harness/judging/violations.ts';
 import type { Variant } from '../../reference-server/server.ts';
-import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { checksOnce, REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 
 /** Each outcome and the clauses that had it, sorted: what a row of the matrix is compared with. */
 export interface Outcomes {
@@ -42,6 +41,6 @@ export function judgedVariant(variant: Variant | undefined): { all: Outcomes; mu
       .filter((c) => c.level === 'MUST')
       .map((c) => c.id),
   );
-  const checks = judge(recordInProcess(variant), REFERENCE_INPUT, loadChecks());
+  const checks = judge(recordInProcess(variant), REFERENCE_INPUT, checksOnce());
   return { all: outcomesOf(checks), must: outcomesOf(checks.filter((c) => must.has(c.clause))), explain: () => explain(checks) };
 }

@@ -1,16 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { echoingSecrets } from '../support/echoing-target.ts';
 import { QUICK_TIMEOUTS, type LoopbackServer } from '../support/hostile-servers.ts';
-import { killGroup, runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
+import { runSuite, type RunControl, type SuiteRun } from '../support/run-suite.ts';
 import { canary, contentsUnder, leaks, type Canary } from '../support/leaks.ts';
 
 // No token reaches the terminal, a report, the JUnit file, a trace, an attachment or the temporary folder,
 // in any written form (support/written-forms.ts), even from a target that quotes them back in every answer,
-// in every spelling, across every cut (support/echoing-target.ts).
+// in every spelling, across every cut (support/echoing-target.ts). One run of the command, traces on, shows
+// Playwright's files and what a run killed halfway leaves; the others are runs of the engine in this process,
+// which writes nothing in the temporary folder.
 
 // Shaped like real tokens, with characters each spelling changes: an admin token with "*:*." as Unleash
 // writes them, "/" that JSON may escape, '"' that JSON must; an environment token with "+"; signup secrets
@@ -39,20 +41,29 @@ function canaryEnv(baseUrl: string, admin: Canary, tmp: string): Record<string, 
 const TRACED_RUN_MS = 300_000;
 test.describe.configure({ timeout: TRACED_RUN_MS + 60_000 });
 
-/** Runs the suite, traces on, against the echoing target, and lists every place a canary turned up. */
+/** What a SIGKILL at some moment of a run would leave: every file of the run's folders as it is then. */
+type Moment = [string, (server: LoopbackServer, output: string) => boolean];
+
+/**
+ * Runs the suite against the echoing target and lists every place a canary turned up: with `traced`, the command
+ * with traces on, its folders also read as they stand at each of `moments`; otherwise the engine in this process.
+ */
 async function runAndScan(
   admin: Canary,
-  control?: (server: LoopbackServer) => RunControl,
-): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean; bundled: boolean }> {
+  traced: boolean,
+  moments: Moment[] = [],
+): Promise<{ run: SuiteRun; leaks: string[]; traced: boolean; bundled: boolean; seen: string[]; left: string[] }> {
   const server = await echoingSecrets({ admin: ADMIN.value, forbidden: FORBIDDEN.value, signup: SIGNUP.map((c) => c.value) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-tmp-'));
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-secrets-report-'));
   try {
+    const left: [string, Buffer][] = [];
+    const seen: string[] = [];
     const run = await runSuite(
       { ...canaryEnv(server.url, admin, tmp), CONFORMANCE_REPORT_DIR: reportDir },
-      ['--trace', 'on'],
+      traced ? ['--trace', 'on'] : [],
       TRACED_RUN_MS,
-      control?.(server),
+      traced ? readAt(moments, server, [reportDir, tmp], left, seen) : undefined,
     );
     expect(
       server.seen.some((r) => r.authorization === admin.value),
@@ -60,60 +71,105 @@ async function runAndScan(
     ).toBe(true);
     // Playwright's own output (traces included) goes to the temporary folder, the reports to the report folder.
     const written = [...contentsUnder(reportDir), ...contentsUnder(tmp)];
-    const traced = written.some(([where]) => where.includes('trace.zip!'));
     const bundled = written.some(([where]) => where.endsWith('evidence.tar.gz!'));
-    return { run, traced, bundled, leaks: leaks([['stdout', run.stdout], ['stderr', run.stderr], ...written], [...new Set([admin, ...CANARIES])]) };
+    const places: [string, Buffer | string][] = [['stdout', run.stdout], ['stderr', run.stderr], ...written, ...left];
+    return {
+      run,
+      traced: written.some(([where]) => where.includes('trace.zip!')),
+      bundled,
+      seen,
+      left: left.map(([where]) => where),
+      leaks: leaks(places, [...new Set([admin, ...CANARIES])]),
+    };
   } finally {
     await server.close();
     for (const dir of [tmp, reportDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-test('no token appears in the terminal output or any file the run wrote, traces included, though the target quotes them everywhere', async () => {
-  const { run, leaks: found, traced, bundled } = await runAndScan(ADMIN);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-  expect(run.report?.verdict).toBe('fail');
-  expect(traced).toBe(true);
-  expect(found).toEqual([]);
-  // The evidence bundle was there to look into: a tar, whose files it stores as they are.
-  expect(bundled).toBe(true);
-  // The quoted secrets did reach the reports, as markers.
-  const report = JSON.stringify(run.report);
-  for (const marker of ['$TOKEN', '$FORBIDDEN_TOKEN', '$SIGNUP_TOKEN_1']) expect(report).toContain(marker);
+/** Where a SIGKILL would stop the run: with the answers in memory, and with the workers' file in the temporary folder. */
+const KILL_POINTS: Moment[] = [
+  ['while the target is being asked, the answers in memory', (server) => server.seen.length >= 3],
+  ['while the tests replay the verdicts', (_, output) => /✓|✘/.test(output)],
+];
+
+test.describe('a run of the command with traces on', () => {
+  test.describe.configure({ mode: 'default' });
+  let traced: Awaited<ReturnType<typeof runAndScan>>;
+  test.beforeAll(async () => {
+    traced = await runAndScan(ADMIN, true, KILL_POINTS);
+  });
+
+  test('no token appears in the terminal output or any file the run wrote, traces included, though the target quotes them everywhere', () => {
+    const { run, leaks: found, traced: withTraces, bundled } = traced;
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(run.report?.verdict).toBe('fail');
+    expect(withTraces).toBe(true);
+    expect(found).toEqual([]);
+    // The evidence bundle was there to look into: a tar, whose files it stores as they are.
+    expect(bundled).toBe(true);
+    // The quoted secrets did reach the reports, as markers.
+    const report = JSON.stringify(run.report);
+    for (const marker of ['$TOKEN', '$FORBIDDEN_TOKEN', '$SIGNUP_TOKEN_1']) expect(report).toContain(marker);
+  });
+
+  // The files read at each moment are among the places searched above.
+  test(`no file a SIGKILL would leave ${KILL_POINTS.map(([when]) => when).join(', or ')} holds a token`, () => {
+    expect(traced.seen).toEqual(KILL_POINTS.map(([when]) => when));
+    // The workers' file was there to look into, which the run removes as it ends.
+    expect(traced.left.some((where) => where.includes('replay.json') && where.endsWith(KILL_POINTS[1][0]))).toBe(true);
+    expect(traced.leaks).toEqual([]);
+  });
 });
 
 test('no token appears in the output of a run stopped because the target refused the admin token it quotes back', async () => {
-  const { run, leaks: found } = await runAndScan(canary('CONFORMANCE_ADMIN_TOKEN (refused)', '*:*.canary-refused-'));
+  const { run, leaks: found } = await runAndScan(canary('CONFORMANCE_ADMIN_TOKEN (refused)', '*:*.canary-refused-'), false);
   expect(run.exitCode, run.stdout + run.stderr).toBe(3);
   expect(run.report?.verdict).toBe('error');
   expect(run.report?.errors.join('\n')).toContain('the target refused CONFORMANCE_ADMIN_TOKEN');
   expect(found).toEqual([]);
 });
 
-/** Kills the whole run with SIGKILL once `ready` holds: nothing it leaves behind may hold a secret. */
-const killWhen =
-  (ready: (server: LoopbackServer, output: string) => boolean) =>
-  (server: LoopbackServer): RunControl =>
+/**
+ * Reads the run's folders, as they stand, at each moment: what a SIGKILL then would leave, for a kill stops every
+ * process at once and removes nothing (the workers' file among it, which the run removes as it ends). A file
+ * still being written is read as far as it is, as a kill would leave it.
+ */
+const readAt =
+  (moments: Moment[], server: LoopbackServer, folders: string[], left: [string, Buffer][], seen: string[]): RunControl =>
   (child, output) => {
+    let waiting = [...moments];
     const poll = setInterval(() => {
-      if (!ready(server, output())) return;
-      clearInterval(poll);
-      killGroup(child, 'SIGKILL');
+      const now = waiting.filter(([, ready]) => ready(server, output()));
+      for (const [when] of now) {
+        for (const [file, bytes] of folders.flatMap(filesIn)) left.push([`${file}, ${when}`, bytes]);
+        seen.push(when);
+      }
+      waiting = waiting.filter((moment) => !now.includes(moment));
+      if (waiting.length === 0) clearInterval(poll);
     }, 5);
     child.on('close', () => clearInterval(poll));
   };
 
-const KILL_POINTS: [string, (server: LoopbackServer, output: string) => boolean][] = [
-  ['while the target is being asked, the answers in memory', (server) => server.seen.length >= 3],
-  ['while the tests replay the verdicts', (_, output) => /✓|✘/.test(output)],
-];
-
-for (const [when, ready] of KILL_POINTS) {
-  test(`no file left by a run killed with SIGKILL ${when} holds a token`, async () => {
-    const { run, leaks: found } = await runAndScan(ADMIN, killWhen(ready));
-    expect(run.exitCode).toBeNull();
-    expect(found).toEqual([]);
-  });
+/** Every file below a folder and its bytes as they are now, files that went meanwhile left out. */
+function filesIn(folder: string): [string, Buffer][] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { recursive: true, withFileTypes: true });
+  } catch {
+    // a folder of it went while it was listed: read it again at the next poll
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isFile())
+    .flatMap((entry): [string, Buffer][] => {
+      const file = path.join(entry.parentPath, entry.name);
+      try {
+        return [[file, readFileSync(file)]];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** A token of exactly `bytes` characters: a few distinct ones first, so the token rule takes it, then random hex, its core. */

@@ -2,30 +2,42 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { commandLine, type PlaywrightAnswer } from '../support/command-line.ts';
 import { runCommand, runSuite, runSuiteProcess } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
-// merge, is one line and exit code 2 before Playwright starts, never a run of the suite.
+// merge, is one line and exit code 2 before Playwright starts, never a run of the suite. Each way the command
+// refuses is run once as a user runs it, in a child process; every other case is the command's script run in
+// this process (support/command-line.ts), which starts no Playwright but says how it would have started it.
 
 test('a word that is no command is refused in one line that names the command meant, exit code 2, and nothing runs', async () => {
+  const run = await runCommand(['verfiy', 'evidence.tar.gz']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining('unknown command "verfiy"; did you mean "verify"?')]);
+  expect(run.stdout).toBe('');
+});
+
+test('a word that is no command names the nearest command, or every command when none is near, exit code 2, and Playwright is not started', async () => {
   const cases: [string[], string][] = [
-    [['verfiy', 'evidence.tar.gz'], 'unknown command "verfiy"; did you mean "verify"?'],
-    [['mrege', 'shards'], 'unknown command "mrege"; did you mean "merge"?'],
-    [['clauses'], 'unknown command "clauses": the commands are run, merge, verify, diff, document and help'],
+    [['mrege', 'shards'], 'admin-api-conformance: unknown command "mrege"; did you mean "merge"?'],
+    [
+      ['clauses'],
+      `admin-api-conformance: unknown command "clauses": the commands are run, merge, verify, diff, document and help, and come first; Playwright's test filters go after --`,
+    ],
   ];
   for (const [args, line] of cases) {
-    const run = await runCommand(args);
-    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(line)]);
-    expect(run.stdout).toBe('');
+    const run = await commandLine(args);
+    expect([run.exitCode, run.stderr, run.stdout]).toEqual([2, `${line}\n`, '']);
+    expect(run.playwright).toEqual([]);
   }
 });
 
 test("an option's value is no command: --grep @MUST before -- reaches Playwright, as npm passes it", async () => {
-  // A worker count Playwright refuses stops the run before any request; the point is who read "@MUST".
-  const run = await runCommand(['--grep', '@MUST', '--workers=0']);
-  expect(run.stderr).not.toContain('unknown command');
-  expect(run.stderr).toContain('Workers must be a positive number');
+  const run = await commandLine(['--grep', '@MUST']);
+  expect(run.stderr).toBe('');
+  expect(run.playwright).toHaveLength(1);
+  const [{ args }] = run.playwright;
+  expect(args.slice(args.indexOf('--grep'))).toEqual(['--grep', '@MUST']);
 });
 
 test("merge refuses in one line, exit code 2, a folder that is missing, a file, or holds no shard's report folder", async () => {
@@ -41,19 +53,84 @@ test("merge refuses in one line, exit code 2, a folder that is missing, a file, 
   }
 });
 
+/** A report folder that holds an earlier run's pass, and a temporary folder of the run's own, to look into after. */
+function earlierPass(): { dir: string; tmp: string; remove(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-tmp-'));
+  writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
+  return { dir, tmp, remove: () => [dir, tmp].forEach((d) => rmSync(d, { recursive: true, force: true })) };
+}
+
+/** What a run refused before the suite read its configuration leaves: no earlier verdict, and no file for its workers. */
+function expectRefusedReport(report: { verdict?: string; errors?: string[] } | undefined, line: string, tmp?: string): void {
+  expect(report?.verdict).toBe('error');
+  expect(report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
+  if (tmp !== undefined) expect(readdirSync(tmp).filter((name) => name.startsWith('admin-api-conformance-run-'))).toEqual([]);
+}
+
 // Playwright makes its reporters before global setup: a run that ended before the suite's reporter was made
 // sent nothing, and what ended it is the command line Playwright refused.
-test('options Playwright refuses are a configuration error: its message in one line, no stack, exit code 2', async () => {
-  const cases: [string, string][] = [
-    ['--workers=0', 'Workers must be a positive number, received 0.'],
-    ['--reporter=/nonexistent-reporter.js', "Cannot find module '/nonexistent-reporter.js'"],
-  ];
-  const runs = await Promise.all(cases.map(([option]) => runCommand(['--', option])));
-  for (const [i, run] of runs.entries()) {
+test('an option Playwright refuses is a configuration error: its message in one line, no stack, exit code 2, and no earlier verdict is left', async () => {
+  const { dir, tmp, remove } = earlierPass();
+  try {
+    const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir, TMPDIR: tmp }, ['--workers=0'], 30_000);
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    const lines = run.stderr.trim().split('\n');
-    expect(lines, run.stderr).toHaveLength(1);
-    expect(lines[0].startsWith(`conformance: configuration error: Playwright refused to start: ${cases[i][1]}`), lines[0]).toBe(true);
+    const line = 'Playwright refused to start: Workers must be a positive number, received 0.';
+    expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
+    // A run refused before its global setup leaves its workers no file.
+    expectRefusedReport(run.report, line, tmp);
+  } finally {
+    remove();
+  }
+});
+
+/** Playwright's error output as it refuses these options (Playwright 1.5x), its own folders replaced by one made up. */
+const PLAYWRIGHT_REFUSES: [string, PlaywrightAnswer, string][] = [
+  [
+    '--workers=0',
+    {
+      code: 1,
+      stderr: `Error: Workers must be a positive number, received 0.
+    at resolveWorkers (/somewhere/node_modules/playwright/lib/common/index.js:667:13)
+    at new FullConfigInternal (/somewhere/node_modules/playwright/lib/common/index.js:555:16)
+    at processTicksAndRejections (node:internal/process/task_queues:95:5)
+`,
+    },
+    'Workers must be a positive number, received 0.',
+  ],
+  [
+    '--reporter=/nonexistent-reporter.js',
+    {
+      code: 1,
+      stderr: `Error: Cannot find module '/nonexistent-reporter.js'
+Require stack:
+- /somewhere/node_modules/playwright/lib/cli/testActions.js
+- /somewhere/node_modules/@playwright/test/cli.js
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)
+    at resolveReporter (/somewhere/node_modules/playwright/lib/cli/testActions.js:209:18) {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: [
+    '/somewhere/node_modules/playwright/lib/cli/testActions.js',
+  ]
+}
+`,
+    },
+    "Cannot find module '/nonexistent-reporter.js'",
+  ],
+];
+
+test("Playwright's refusal of any option, its stack and Node's list of modules after its message, is said in one line, exit code 2, in place of an earlier verdict", async () => {
+  for (const [option, answer, message] of PLAYWRIGHT_REFUSES) {
+    const { dir, remove } = earlierPass();
+    try {
+      const run = await commandLine(['--', option], { CONFORMANCE_REPORT_DIR: dir }, undefined, answer);
+      const line = `Playwright refused to start: ${message}`;
+      expect([run.exitCode, run.stderr], option).toEqual([2, `conformance: configuration error: ${line}\n`]);
+      expect(run.playwright).toHaveLength(1);
+      expectRefusedReport(JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')), line);
+    } finally {
+      remove();
+    }
   }
 });
 
@@ -90,21 +167,49 @@ test("an error of the suite's own before it starts is named as such, where it wa
 });
 
 // Playwright's UI mode serves until someone closes it, and its runs give no verdict: as a gate it would never end.
-test("Playwright's UI mode is refused in one line, exit code 2, rather than a run that never ends", async () => {
-  for (const option of ['--ui', '--ui-port=0', '--ui-host=127.0.0.1']) {
-    const run = await runCommand(['--', option], 20_000);
+test("Playwright's UI mode is refused in one line, exit code 2, rather than a run that never ends, and no earlier verdict is left", async () => {
+  const { dir, tmp, remove } = earlierPass();
+  try {
+    const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir, TMPDIR: tmp }, ['--ui'], 30_000);
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${option.split('=')[0]} starts Playwright's UI mode`)]);
+    const line = "--ui starts Playwright's UI mode, which waits for a person and gives no verdict: run without it";
+    expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
+    expectRefusedReport(run.report, line, tmp);
+  } finally {
+    remove();
+  }
+});
+
+test("every option of Playwright's UI mode, and one that names another Playwright configuration, is refused in one line, exit code 2, in place of an earlier verdict, Playwright not started", async () => {
+  for (const [options, line] of [
+    [['--ui-port=0'], "--ui-port starts Playwright's UI mode"],
+    [['--ui-host=127.0.0.1'], "--ui-host starts Playwright's UI mode"],
+    [['-c', 'other.config.ts'], '-c names another Playwright configuration'],
+    [['--config=other.config.ts'], '--config names another Playwright configuration'],
+  ] as const) {
+    const { dir, remove } = earlierPass();
+    try {
+      const run = await commandLine(['--', ...options], { CONFORMANCE_REPORT_DIR: dir });
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`conformance: configuration error: ${line}`)]);
+      expect(run.playwright).toEqual([]);
+      expectRefusedReport(JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')), line);
+    } finally {
+      remove();
+    }
   }
 });
 
 // Neither is a run: a gate whose command line holds one by mistake must not go green.
 test("Playwright's help after -- is shown as Playwright gives it, and is no verdict, exit code 3", async () => {
-  const run = await runCommand(['--', '--help']);
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-help-'));
+  const run = await commandLine(['--', '--help'], {}, cwd);
   expect(run.exitCode, run.stdout + run.stderr).toBe(3);
-  expect(run.stdout).toContain('Usage: npx playwright test [options]');
+  // No report: the folder the report would go to by default (conformance-report) is not made.
+  expect(readdirSync(cwd)).toEqual([]);
+  // Playwright's test command prints its help straight to the user's terminal.
+  expect(run.playwright.map((p) => [p.args, p.stdio])).toEqual([[['test', '--help'], 'inherit']]);
   expect(run.stderr).toBe("conformance: no verdict: -- --help shows Playwright's options and runs nothing\n");
-  expect(run.report).toBeUndefined();
 });
 
 test('-- --list lists the tests a filter selects, is no verdict, exit code 3, and leaves the report folder as it was', async () => {
@@ -117,32 +222,6 @@ test('-- --list lists the tests a filter selects, is no verdict, exit code 3, an
     expect(run.stdout).toContain('[projects.observe.version]');
     expect(run.stdout).toContain('Total: 9 tests in 1 file');
     expect(readFileSync(path.join(dir, 'conformance.json'), 'utf8')).toBe('{"verdict":"pass"}\n');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-// A report published after a failed step (a badge, an artifact) must not show an earlier run's verdict.
-test('a run refused before the suite read its configuration leaves no earlier verdict in the report folder', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
-  try {
-    for (const [options, line] of [
-      [['--bogus-option'], 'unknown option --bogus-option (its value is not shown)'],
-      [['--workers=0'], 'Playwright refused to start: Workers must be a positive number'],
-      [['--ui'], "--ui starts Playwright's UI mode"],
-      [['-c', 'other.config.ts'], '-c names another Playwright configuration'],
-      [['--config=other.config.ts'], '--config names another Playwright configuration'],
-    ] as const) {
-      writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
-      const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-tmp-'));
-      const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir, TMPDIR: tmp }, [...options], 30_000);
-      expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-      expect(run.report?.verdict).toBe('error');
-      expect(run.report?.errors).toEqual([expect.stringContaining(`configuration error: ${line}`)]);
-      // A run refused before its global setup leaves its workers no file.
-      expect(readdirSync(tmp).filter((name) => name.startsWith('admin-api-conformance-run-'))).toEqual([]);
-      rmSync(tmp, { recursive: true, force: true });
-    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -175,33 +254,46 @@ test("merge of report folders that are not a shard's, or do not read, is no verd
 });
 
 // The base URL is no secret: it may be given on the command line, as every peer takes it; tokens may not.
-test('the base URL may stand first, after run, or after --base-url, and is taken as CONFORMANCE_BASE_URL', async () => {
-  const token = { CONFORMANCE_ADMIN_TOKEN: 'abcdefgh12345678xyz', CONFORMANCE_TIMEOUT_MS: '2000' };
+test('the base URL may stand first, after run, or after --base-url, and is taken as CONFORMANCE_BASE_URL, no option of Playwright', async () => {
   for (const args of [['http://127.0.0.1:9'], ['run', 'http://127.0.0.1:9'], ['--base-url', 'http://127.0.0.1:9'], ['--base-url=http://127.0.0.1:9']]) {
-    const run = await runCommand(args, 60_000, token);
-    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
-    expect(run.report?.target).toMatchObject({ baseUrl: 'http://127.0.0.1:9' });
-    expect(run.report?.errors[0]).toContain('no request to http://127.0.0.1:9 got an answer');
+    const run = await commandLine(args, { CONFORMANCE_ADMIN_TOKEN: 'abcdefgh12345678xyz' });
+    expect(run.stderr).toBe('');
+    expect(run.playwright).toHaveLength(1);
+    expect(run.playwright[0].env.CONFORMANCE_BASE_URL, args.join(' ')).toBe('http://127.0.0.1:9');
+    expect(run.playwright[0].args.join(' ')).not.toContain('127.0.0.1:9');
   }
-  const bare = await runCommand(['--base-url']);
+  const bare = await commandLine(['--base-url']);
   expect(bare.exitCode).toBe(2);
   expect(bare.stderr.trim()).toBe("admin-api-conformance: --base-url needs the deployment's base URL, such as --base-url https://unleash.example.com");
 });
 
 // Read by node:util's parseArgs among Playwright's options: a second --shard or --base-url would otherwise reach
 // Playwright, and be refused in words about Playwright's own options.
-test("the suite's own options given twice or without a value are refused in one line, exit code 2, before Playwright starts", async () => {
+test("the suite's own option given twice, before -- and after it, is refused in one line, exit code 2, before Playwright starts", async () => {
+  const run = await runCommand(['--shard=1/3', '--', '--shard=2/3']);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual(['admin-api-conformance: --shard is given 2 times: give it once']);
+  expect(run.report).toBeUndefined();
+});
+
+test("the suite's own options given twice or without a value are refused in one line, exit code 2, Playwright not started", async () => {
   const cases: [string[], string][] = [
-    [['--shard=1/3', '--', '--shard=2/3'], '--shard is given 2 times: give it once'],
     [['--base-url', 'http://127.0.0.1:9', '--base-url=http://127.0.0.1:8'], '--base-url is given 2 times: give it once'],
     [['--shard'], '--shard needs i/n, such as --shard=2/3'],
     [['--', '--shard='], '--shard needs i/n, such as --shard=2/3'],
   ];
-  const runs = await Promise.all(cases.map(([args]) => runCommand(args)));
-  for (const [i, run] of runs.entries()) {
-    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([`admin-api-conformance: ${cases[i][1]}`]);
-    expect(run.report).toBeUndefined();
+  for (const [args, line] of cases) {
+    const run = await commandLine(args);
+    expect([run.exitCode, run.stderr], args.join(' ')).toEqual([2, `admin-api-conformance: ${line}\n`]);
+    expect(run.playwright).toEqual([]);
+  }
+});
+
+test('--shard=i/n, before -- or after it, is taken as CONFORMANCE_SHARD and given to Playwright as no option', async () => {
+  for (const args of [['--shard=2/3'], ['--', '--shard', '2/3']]) {
+    const run = await commandLine(args);
+    expect(run.playwright.map((p) => p.env.CONFORMANCE_SHARD)).toEqual(['2/3']);
+    expect(run.playwright[0].args.join(' ')).not.toContain('shard');
   }
 });
 

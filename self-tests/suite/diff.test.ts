@@ -10,6 +10,7 @@ import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport } from '../../reporters/conformance-result.ts';
 import { tamperedCopy, unpack } from '../support/bundles.ts';
+import { commandProcess } from '../support/command-line.ts';
 import { referenceTargetEnv, runCommand, runSuite, type SuiteRun, diffLines } from '../support/run-suite.ts';
 
 // diff lines up two runs by clause id and target, and says what changed and why; it exits 1 only when a
@@ -279,12 +280,13 @@ test.describe('two runs of the reference target, faithful and broken', () => {
     return into;
   }
 
+  // A run of the command, in a child process whose output is a pipe: the command exits once its output is written.
   test('a diff longer than a pipe holds at once reaches the pipe whole', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-diff-fleet-'));
     try {
       const old = fleetOf(faithful, 300, path.join(dir, 'old'));
       const now = fleetOf(broken, 300, path.join(dir, 'new'));
-      const run = await runCommand(['diff', old, now, '--format', 'json']);
+      const run = await commandProcess(['diff', old, now, '--format', 'json']);
       expect(run.exitCode, run.stderr).toBe(1);
       expect(run.stdout.length).toBeGreaterThan(64 * 1024);
       expect((JSON.parse(run.stdout) as RunDiff).regressions).toBe(300);

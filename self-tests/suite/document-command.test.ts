@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { documentFile, documentText } from '../../harness/contracts/document.ts';
+import { commandProcess } from '../support/command-line.ts';
 import { runCommand } from '../support/run-suite.ts';
 
 // `admin-api-conformance document [FILE]` as whoever updates the document runs it: the shipped copy agrees,
@@ -42,10 +43,12 @@ test('an edited copy names each row that differs and the clauses it touches, exi
   ]);
 });
 
+// The command runs document in its own process and exits once the output is written: a run of the command, in a
+// child process whose output is a pipe.
 test('a long list of differences is written whole through a pipe before the command exits', async () => {
   const extra = Array.from({ length: 3000 }, (_, i) => `| added${i} | string | no | no | A field the contracts lack. |`).join('\n');
   const file = copyOf('long.md', documentText().replace('| id | string | yes | no | Project id. |', `| id | string | yes | no | Project id. |\n${extra}`));
-  const run = await runCommand(['document', file]);
+  const run = await commandProcess(['document', file]);
   expect(run.exitCode).toBe(1);
   const lines = run.stdout.trimEnd().split('\n');
   expect([lines.length, lines[0], lines.at(-1)]).toEqual([

@@ -3,7 +3,8 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { respond, type ReferenceResponse } from '../../reference-server/respond.ts';
 import { expect } from '@playwright/test';
-import { referenceTargetEnv, runSuite, statusesOf, type SuiteRun } from './run-suite.ts';
+import { runClauses } from './run-clauses.ts';
+import { referenceTargetEnv, statusesOf, type SuiteRun } from './run-suite.ts';
 
 /** What a loopback server saw of one request. */
 export interface SeenRequest {
@@ -297,18 +298,12 @@ export function reasonOf(run: SuiteRun | { reasons: Record<string, string> }, id
 /** A short per-request timeout and an overall bound, so that a stalling target costs seconds. */
 export const QUICK_TIMEOUTS = { CONFORMANCE_TIMEOUT_MS: '1500', CONFORMANCE_RUN_TIMEOUT_MS: '60000' };
 
-/** Runs the real suite against `baseUrl` with the reference credentials, only the given clauses' checks. */
-export function runAgainst(baseUrl: string, clauses: string[], overrides: Record<string, string> = {}): Promise<SuiteRun> {
-  return runSuite(referenceTargetEnv(baseUrl, { ...QUICK_TIMEOUTS, ...overrides }), onlyClauses(clauses));
-}
-
 /**
- * Suite arguments that run only the checks of the given clauses (each test title ends in its id).
- * Playwright starts a fresh worker after every failing test; against a hostile target most checks fail
- * or error, so a case runs only the clauses it is about to stay within seconds.
+ * Runs the suite against `baseUrl` with the reference credentials, in this process, only the given clauses judged:
+ * the reports, the lines and the exit code the command's run would give (support/run-clauses.ts).
  */
-export function onlyClauses(ids: string[]): string[] {
-  return ['--grep', ids.map((id) => `\\[${id.replace(/[.]/g, '\\.')}\\]`).join('|')];
+export function runAgainst(baseUrl: string, clauses: string[], overrides: Record<string, string> = {}): Promise<SuiteRun> {
+  return runClauses(referenceTargetEnv(baseUrl, { ...QUICK_TIMEOUTS, ...overrides }), clauses);
 }
 
 /** A run that ends with the given verdict, its exit code (1 for a violation, 3 for no verdict) and clause outcomes, within the run bound. */

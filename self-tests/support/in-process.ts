@@ -54,9 +54,13 @@ export function recordInProcess(variant: Variant | undefined, input = REFERENCE_
   return { run, startedAt: new Date(now).toISOString(), exchanges };
 }
 
+let checks: ReturnType<typeof loadChecks> | undefined;
+/** The checks, read once for this process: loadChecks compares them with the catalogue whenever it is called. */
+export const checksOnce = () => (checks ??= loadChecks());
+
 /** Each outcome of the judge, with the clauses that had it. */
 export function outcomesInProcess(variant: Variant | undefined, input = REFERENCE_INPUT): Record<Outcome, string[]> {
   const outcomes: Record<Outcome, string[]> = { passed: [], failed: [], errored: [], 'not-exercised': [] };
-  for (const check of judge(recordInProcess(variant, input), input, loadChecks())) outcomes[check.outcome].push(check.clause);
+  for (const check of judge(recordInProcess(variant, input), input, checksOnce())) outcomes[check.outcome].push(check.clause);
   return outcomes;
 }
