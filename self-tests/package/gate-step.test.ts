@@ -7,7 +7,8 @@ import { PROJECT_ROOT } from '../support/run-suite.ts';
 // (CONFORMANCE_GATE=regressions) exit code 0 may come with a FAIL the baseline shared, never called a pass.
 
 const gate = (exitCode: string, verdict: string) =>
-  run('bash', [path.join(PROJECT_ROOT, 'action', 'gate.sh')], PROJECT_ROOT, { EXIT_CODE: exitCode, VERDICT: verdict });
+  // The gate step reads the run step's outputs only: it cannot start the suite, and is no run of it.
+  run('bash', [path.join(PROJECT_ROOT, 'action', 'gate.sh')], PROJECT_ROOT, { EXIT_CODE: exitCode, VERDICT: verdict }, undefined, false);
 
 test('exit code 0 with a FAIL verdict passes the job with a warning that the verdict is still FAIL; with a PASS it is a pass', async () => {
   const ratchet = await gate('0', 'fail');
