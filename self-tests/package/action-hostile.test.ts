@@ -8,7 +8,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
 import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
 import { run, userEnv } from '../support/package.ts';
-import { PROJECT_ROOT } from '../support/run-suite.ts';
+import { groupAlive, PROJECT_ROOT } from '../support/run-suite.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
 // filled: planted report files, a lock, a .env. Each run here is refused early or ends at once (an unreachable
@@ -135,16 +135,6 @@ test('a .env not asked for: an env-file input that names no .env is refused in o
   }
 });
 
-/** Whether any process of the group is still there. */
-function alive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test("a stopped step: SIGTERM to the run step stops the command and Playwright within seconds, and the step ends with the command's code", async () => {
   await withServer(neverAnswers(), async (target) => {
     const r = runner();
@@ -160,11 +150,11 @@ test("a stopped step: SIGTERM to the run step stops the command and Playwright w
       await expect.poll(() => target.seen.length, { timeout: 60_000 }).toBeGreaterThan(0);
       shell.kill('SIGTERM');
       // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
-      await expect.poll(() => alive(shell.pid!), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => groupAlive(shell.pid!), { timeout: 20_000 }).toBe(false);
       expect(await ended).toBe(143);
       expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual(['exit-code=143', 'verdict=incomplete']);
     } finally {
-      if (alive(shell.pid!)) process.kill(-shell.pid!, 'SIGKILL');
+      if (groupAlive(shell.pid!)) process.kill(-shell.pid!, 'SIGKILL');
     }
   });
 });

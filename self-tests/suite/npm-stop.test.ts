@@ -4,20 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { neverAnswers, withServer } from '../support/hostile-servers.ts';
-import { commandEnv, PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
+import { commandEnv, groupAlive, PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
 // npm signalled alone (a CI runner cancelling a step may do that) ends without passing the signal on: the run
 // it started stops within seconds all the same, its report marked interrupted, rather than go on alone.
-
-/** Whether any process of the group is still there. */
-function alive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('SIGTERM to npm alone stops the run npm started within seconds, its report marked interrupted', async () => {
   await withServer(neverAnswers(), async (target) => {
@@ -29,7 +19,7 @@ test('SIGTERM to npm alone stops the run npm started within seconds, its report 
       npm.kill('SIGTERM');
       // Nothing of the run is left within seconds (the bound is the poll's): npm's process group is gone, and
       // the report folder let go.
-      await expect.poll(() => alive(npm.pid!), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => groupAlive(npm.pid!), { timeout: 20_000 }).toBe(false);
       expect(existsSync(path.join(reportDir, '.conformance-run.lock'))).toBe(false);
       expect(JSON.parse(readFileSync(path.join(reportDir, 'conformance.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', interrupted: true });
     } finally {

@@ -103,6 +103,23 @@ const reportIn = (reportDir: string): ConformanceReport | undefined => {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
 };
 
+/** A run's report folder (the test's, or a scratch one) and the folder it runs from, where no `.env` of the developer's is. */
+function foldersOf(env: Record<string, string>, workDir: string | undefined): { reportDir: string; cwd: string } {
+  const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
+  const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
+  return { reportDir, cwd };
+}
+
+/** Whether any process of the group is still there. */
+export function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Runs the suite as the command does, from a scratch folder (so that no `.env` of the developer's is read), and
  * reads what it wrote: in this process, through the engine the command's Playwright run calls, when the run needs
@@ -119,8 +136,7 @@ export async function runSuite(
   command = COMMAND,
 ): Promise<SuiteRun> {
   if (args.length > 0 || control !== undefined || command !== COMMAND) return runSuiteProcess(env, args, timeoutMs, control, workDir, command);
-  const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
-  const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
+  const { reportDir, cwd } = foldersOf(env, workDir);
   const lines = caught();
   const started = Date.now();
   const result = await runConformance({ env: commandEnv({ ...env, CONFORMANCE_REPORT_DIR: reportDir }) as Record<string, string>, cwd, output: lines.output });
@@ -142,9 +158,8 @@ export async function runSuiteProcess(
   /** Another copy of the suite's command (support/suite-copy.ts). */
   command = COMMAND,
 ): Promise<SuiteRun> {
-  const reportDir = env.CONFORMANCE_REPORT_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-'));
+  const { reportDir, cwd } = foldersOf(env, workDir);
   const childEnv = commandEnv({ ...env, CONFORMANCE_REPORT_DIR: reportDir });
-  const cwd = workDir ?? (env.CONFORMANCE_REPORT_DIR === undefined ? reportDir : mkdtempSync(path.join(os.tmpdir(), 'conformance-self-test-cwd-')));
   const started = Date.now();
   const child = spawn(process.execPath, [command, '--', ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
