@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadProfiles } from '../harness/contracts/profiles.ts';
-import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
+import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, strangeFiles, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { bundledDocument, documentProblems } from '../harness/evidence/bundle-document.ts';
 import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
@@ -204,6 +204,8 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
   const document = bundledDocument(files)?.name;
   const refusal = otherMaker(manifest);
   if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [], document };
+  // Another suite may write other files; this one writes only its own.
+  if (!refusal) differences.push(...strangeFiles(files, manifest));
   const report = fileOf(files, STATED, (bytes) => checkedFile<ConformanceReport>(STATED, bytes, REPORT_SCHEMA));
   const recording = fileOf(files, EXCHANGES, readBundleRecording);
   const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
