@@ -142,6 +142,9 @@ function statusDifferences(stated: ConformanceReport, found: ConformanceReport):
   }
   for (const id of foundStatus.keys()) if (!stated.clauses.some((c) => c.id === id)) differences.push(`clause ${id}: missing from the bundle's report`);
   if (stated.verdict !== found.verdict) differences.push(`verdict: the bundle's report says ${stated.verdict}, its exchanges give ${found.verdict}`);
+  // The counts a page, a badge and the matrix show are the summary's: held to the clauses as the verdict is.
+  if (!isDeepStrictEqual(stated.summary, found.summary))
+    differences.push(`summary: the bundle's report counts ${JSON.stringify(stated.summary)}, its exchanges give ${JSON.stringify(found.summary)}`);
   return differences;
 }
 

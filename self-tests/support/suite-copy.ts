@@ -19,6 +19,7 @@ const RUN_NEEDS = [
   'checks',
   'reporters',
   'commands',
+  'readers',
   'contracts',
   'reference-server',
 ];
