@@ -13,7 +13,7 @@ import { verifyBundle, type Verification } from './verify.ts';
 /** How a report is not the one a verified bundle beside it holds; `kind` lets each reader say it in its own words. */
 export class BundleBesideError extends Error {
   constructor(
-    readonly kind: 'none' | 'unreadable' | 'differs' | 'changed',
+    readonly kind: 'none' | 'unreadable' | 'differs' | 'changed' | 'other-judge',
     /** The bundle looked for, beside the report. */
     readonly bundle: string,
     /** What is wrong: the first difference, or why the bundle cannot be read. */
@@ -26,9 +26,10 @@ export class BundleBesideError extends Error {
 /**
  * The verification of the bundle beside a report file (its folder's evidence.tar.gz), once it holds and holds the
  * report's bytes. A bundle another suite made is held to its digests alone, as a run given as a bundle is
- * (report-file.ts): its verdicts are another judge's, which a diff names and the ratchet sets nothing aside for.
+ * (report-file.ts): its verdicts are another judge's, which a diff names and the ratchet sets nothing aside for;
+ * `judged`, it is refused, since a verdict that is taken as it stands (a merge's) must be one this suite judged again.
  */
-export function bundleBeside(reportFile: string, reportBytes: Buffer): Verification {
+export function bundleBeside(reportFile: string, reportBytes: Buffer, { judged = false } = {}): Verification {
   const bundle = path.join(path.dirname(reportFile), BUNDLE_ARCHIVE);
   if (!existsSync(bundle)) throw new BundleBesideError('none', bundle, 'there is no evidence bundle beside the report');
   let verification: Verification;
@@ -43,6 +44,7 @@ export function bundleBeside(reportFile: string, reportBytes: Buffer): Verificat
   }
   const [difference] = verification.differences;
   if (difference !== undefined) throw new BundleBesideError('differs', bundle, difference);
+  if (judged && verification.refused !== undefined) throw new BundleBesideError('other-judge', bundle, verification.refused);
   if (copy === undefined || sha256(copy) !== sha256(reportBytes))
     throw new BundleBesideError('changed', bundle, `${reportFile} is not the report its evidence bundle holds: it was changed after its run`);
   return verification;

@@ -141,8 +141,10 @@ function reportsOfBundle(where: string): Run {
  */
 function reportsOfFile(file: string, verified: boolean): ConformanceReport[] {
   return reportFilesOf(file).map(({ file: own, value, bytes }) => {
+    // What is wrong with the file itself is said first; then whether a bundle holds it.
+    const report = checkedReport(value, own);
     if (verified) bundleBeside(own, bytes);
-    return checkedReport(value, own);
+    return report;
   });
 }
 

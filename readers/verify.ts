@@ -16,7 +16,7 @@ import { specDocument } from '../harness/contracts/document.ts';
 import { judge } from '../harness/judging/judge.ts';
 import { preflightProblem } from '../harness/recording/preflight.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
-import { clauseRunOf } from '../harness/judging/verdicts.ts';
+import { clauseRunOf, type RunFacts } from '../harness/judging/verdicts.ts';
 import { renderBadge } from '../reporters/badge.ts';
 import { renderCtrf } from '../reporters/ctrf.ts';
 import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
@@ -42,6 +42,8 @@ export interface Verification {
   document?: string;
   /** The attestation beside the bundle: its file, and what it says when the given key signed it and it holds. */
   attestation?: { file: string; result?: string };
+  /** The run's facts as the bundle's exchanges keep them (a shard's place in its run among them), when they could be read. */
+  facts?: RunFacts;
 }
 
 /** A signed run's attestation to check, as verify was given it: its file, its text (none when missing) and the public key. */
@@ -227,6 +229,7 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
     leftOut,
     document,
     attestation: attested && { file: options.attestation!.file, result: attested.result },
+    facts: recording.value.facts,
   };
 }
 

@@ -58,6 +58,8 @@ function unverifiedBaseline({ kind, bundle, detail }: BundleBesideError): string
     return `${path.dirname(bundle)} has no evidence bundle beside its conformance.json (${bundle}), so the baseline cannot be verified; under ${GATE_VARIABLE}=regressions give the run's evidence bundle or its whole report folder`;
   if (kind === 'unreadable') return `the evidence bundle ${bundle} cannot be read: ${detail}; give the run's evidence bundle or its whole report folder`;
   if (kind === 'changed') return detail;
+  // Not asked for here (judged: false): a baseline of another judge sets no failure aside.
+  if (kind === 'other-judge') return `the evidence bundle ${bundle} was made by another judge: ${detail}`;
   return `the evidence bundle ${bundle} does not verify (${detail}); admin-api-conformance verify names every difference`;
 }
 
