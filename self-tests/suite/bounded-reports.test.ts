@@ -89,3 +89,20 @@ test('reading reports is bounded: a pipe or a device given as a report is refuse
   const diff = await runCommand(['diff', '/dev/zero', file('conformance.json', reportText)]);
   expect([diff.exitCode, diff.stderr]).toEqual([2, 'admin-api-conformance diff: /dev/zero cannot be read (not a regular file)\n']);
 });
+
+test("reading reports is bounded by depth and size: a shard's conformance.json nesting 5,000 levels, or of 480 MB, ends a merge in one line, exit code 3", async () => {
+  const deep = file('conformance.json', `{"kind": "matrix", "x": ${'['.repeat(5000)}${']'.repeat(5000)}}`);
+  const merged = await runCommand(['merge', path.dirname(deep)]);
+  expect([merged.exitCode, merged.stdout, merged.stderr]).toEqual([
+    3,
+    '',
+    `admin-api-conformance: ${deep} cannot be read: it nests deeper than 1024 levels, as no report does\n`,
+  ]);
+  const big = file('conformance.json', '{');
+  truncateSync(big, 480_000_000);
+  const large = await runCommand(['merge', path.dirname(big)]);
+  expect([large.exitCode, large.stderr]).toEqual([
+    3,
+    `admin-api-conformance: ${big} cannot be read: it holds 480000000 bytes, more than the 67108864 this suite reads of a report\n`,
+  ]);
+});
