@@ -1,110 +1,25 @@
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { overlap } from '../harness/files/folders.ts';
 import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts';
 import { reportDirOf } from '../harness/config/sources.ts';
 import { visible } from '../harness/files/visible.ts';
-import { writeMatrixArtifacts } from '../reporters/artifacts.ts';
+import { writeArtifacts, writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { matrixGate } from '../reporters/gate.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
+import { refusalReport } from '../reporters/refusal-report.ts';
 import { readArguments } from './arguments.ts';
 import type { CommandIO } from './command-io.ts';
-import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardMatrix, type ShardReports, type Staleness } from './merge.ts';
-import { check, schemaFile } from '../harness/files/checked.ts';
+import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardReports, type Staleness } from './merge.ts';
+import { MergeError, readShard, shardFolders } from './shard-folders.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
-import { BundleError } from '../harness/evidence/bundle-error.ts';
-import { readBundle } from '../harness/evidence/bundle-reader.ts';
-import { BUNDLE_ARCHIVE, digestProblems, manifestOf, REPORTS, sha256 } from '../harness/evidence/bundle.ts';
-import { checkedReport, readJsonFile, ReportFileError } from '../readers/report-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
 // merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
-// there; 3: shards that cannot be read, or are not of one run.
-
-/** A line that ends the merge: what is wrong, and its exit code. */
-class MergeError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
-
-/** A shard's file that cannot be read: no verdict of the run. */
-function readJson(file: string): unknown {
-  try {
-    return readJsonFile(file);
-  } catch (error) {
-    if (error instanceof ReportFileError) throw new MergeError(error.message, 3);
-    throw error;
-  }
-}
-
-/** A shard's matrix, checked where it is read: the fields a merge relies on. */
-function matrixOf(file: string): ShardMatrix {
-  const read = check<ShardMatrix>(schemaFile('shard-matrix.schema.json'), readJson(file));
-  if (!read.ok) throw new MergeError(`${file} is not a shard's report: run each shard with CONFORMANCE_SHARD=i/n (or -- --shard=i/n)`, 3);
-  return read.value;
-}
-
-/**
- * A target's report is collected only as its evidence bundle holds it: the bundle's own digests hold, and its
- * copy of the report is the report's every byte. A report changed after its run, or without its bundle, is
- * no one's verdict.
- */
-function matchesItsBundle(folder: string, name: string): void {
-  const bundle = path.join(folder, BUNDLE_ARCHIVE);
-  if (!existsSync(bundle))
-    throw new MergeError(`the report of ${name} has no evidence bundle beside it (${bundle}): a report that cannot be checked is not merged`, 3);
-  try {
-    const files = readBundle(bundle);
-    const [problem] = digestProblems(files, manifestOf(files));
-    if (problem !== undefined) throw new MergeError(`the evidence bundle of ${name} does not hold: ${problem}`, 3);
-    const copy = files.get(`${REPORTS}/conformance.json`);
-    if (copy === undefined || sha256(copy) !== sha256(readFileSync(path.join(folder, 'conformance.json'))))
-      throw new MergeError(`the report of ${name} is not the one its evidence bundle holds: it was changed after its run`, 3);
-  } catch (error) {
-    if (error instanceof BundleError) throw new MergeError(`the evidence bundle of ${name} cannot be read: ${error.message}`, 3);
-    throw error;
-  }
-}
-
-/** One shard's folder: its matrix and each of its targets' reports, each checked against the report's schema. */
-function readShard(dir: string): ShardReports {
-  const matrix = matrixOf(path.join(dir, 'conformance.json'));
-  const targets = matrix.targets.map((t) => {
-    const folder = path.dirname(path.resolve(dir, t.report));
-    if (!folder.startsWith(path.join(dir, 'targets') + path.sep)) throw new MergeError(`${dir}: the report of ${t.name} lies outside its targets/ folder`, 3);
-    const file = path.join(folder, 'conformance.json');
-    const value = readJson(file);
-    try {
-      matchesItsBundle(folder, t.name);
-      return { report: checkedReport(value, file), folder: path.basename(folder) };
-    } catch (error) {
-      if (error instanceof ReportFileError) throw new MergeError(error.message, 3);
-      throw error;
-    }
-  });
-  return { matrix, targets };
-}
-
-/** The shards' folders: each folder given, or the folders it holds when it is no report folder itself. */
-function shardFolders(given: string[]): string[] {
-  return given.flatMap((g) => {
-    const dir = path.resolve(g);
-    if (!existsSync(dir)) throw new MergeError(`merge: there is no folder ${dir}`, 2);
-    if (!statSync(dir).isDirectory()) throw new MergeError(`merge: ${dir} is a file; give the shards' report folders`, 2);
-    if (existsSync(path.join(dir, 'conformance.json'))) return [dir];
-    const inside = readdirSync(dir)
-      .map((name) => path.join(dir, name))
-      .filter((d) => statSync(d).isDirectory() && existsSync(path.join(d, 'conformance.json')));
-    if (inside.length === 0) throw new MergeError(`merge: ${dir} holds no shard's report folder (conformance.json)`, 2);
-    return inside;
-  });
-}
+// there; 3: shards that cannot be read, or are not of one run. A refused merge leaves an error report in the
+// report folder, as a refused run does, so that no earlier merge's verdict stands there.
 
 const USAGE = 'usage: admin-api-conformance merge [--stale-after 24h] [--deployed fleet.yaml] <shard report folder>…';
 
@@ -117,7 +32,7 @@ function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Sta
   const minutes = age === undefined ? undefined : staleAfterMinutes(age);
   if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age}"`, 2);
   return {
-    folders: read.positionals,
+    folders: read.positionals.map((f) => path.resolve(cwd, f)),
     stale: {
       staleAfter: age === undefined || minutes === undefined ? undefined : { minutes, given: age },
       deployed: deployed === undefined ? undefined : deployedVersions(path.resolve(cwd, deployed)),
@@ -125,10 +40,8 @@ function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Sta
   };
 }
 
-function merge(args: string[], io: CommandIO): number {
-  const given = mergeArgs(args, io.cwd);
-  const folders = shardFolders(given.folders.map((f) => path.resolve(io.cwd, f)));
-  const out = reportDirOf(io.env, io.cwd) ?? path.resolve(io.cwd, 'conformance-report');
+function merge(given: { folders: string[]; stale: Staleness }, out: string, io: CommandIO): number {
+  const folders = shardFolders(given.folders);
   const inside = folders.find((f) => overlap(f, out));
   if (inside) throw new MergeError(`merge: the report folder ${out} and the shard folder ${inside} overlap; give another CONFORMANCE_REPORT_DIR`, 2);
   const shards = folders.map(readShard);
@@ -144,10 +57,30 @@ function merge(args: string[], io: CommandIO): number {
 
 type Merged = Extract<ReturnType<typeof mergeShards>, { matrix: unknown }>['matrix'];
 
+/**
+ * A target's folder copied into the merged run's: files and folders only. A link would leave the report folder
+ * pointing wherever a shard's folder pointed, and a copy that fails is said in one line, no verdict.
+ */
+function copyTarget(from: string, to: string, name: string): void {
+  try {
+    cpSync(from, to, {
+      recursive: true,
+      filter: (source) => {
+        if (lstatSync(source).isSymbolicLink())
+          throw new MergeError(`the report folder of ${name} holds a link (${source}); a report folder holds files and folders only`, 3);
+        return true;
+      },
+    });
+  } catch (error) {
+    if (error instanceof MergeError) throw error;
+    throw new MergeError(`the report folder of ${name} cannot be copied (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 3);
+  }
+}
+
 /** The merged run's folder: each shard's targets copied, the matrix written, its lines printed; the exit code. */
 function writeMerged(shards: ShardReports[], folders: string[], merged: Merged, stale: Staleness, out: string, io: CommandIO): number {
   for (const [i, shard] of shards.entries())
-    for (const t of shard.targets) cpSync(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), { recursive: true });
+    for (const t of shard.targets) copyTarget(path.join(folders[i], 'targets', t.folder), path.join(out, 'targets', t.folder), t.report.target.name);
   const reports = shards.flatMap((s) => s.targets.map((t) => t.report));
   const gathered = collected(merged, new Date().toISOString(), stale);
   const gate = matrixGate(reports, mergedExitCode(gathered, reports, shards[0].matrix.runTargets.length));
@@ -161,13 +94,35 @@ function writeMerged(shards: ShardReports[], folders: string[], merged: Merged, 
   return matrix.gate?.exitCode ?? EXIT_CODE[matrix.verdict];
 }
 
+/**
+ * A refused merge takes the report folder and leaves its error report there, as a refused run does: the page,
+ * badge and conformance.json of an earlier merge no longer stand. Not when the folder is one of the shards' or lies
+ * in one (the refusal may be that overlap), and not when it cannot be taken: the line says enough.
+ */
+function leaveRefusal(out: string | undefined, reason: string, given: string[]): void {
+  if (out === undefined || given.some((g) => overlap(g, out))) return;
+  let release: (() => void) | undefined;
+  try {
+    release = takeReportFolder(out);
+    writeArtifacts(refusalReport(`the merge was refused: ${reason}`), out);
+  } catch {
+    // another run holds the folder, or it cannot be written
+  } finally {
+    release?.();
+  }
+}
+
 /** Merges the shards' report folders into the run's: its exit code, its lines printed. */
 export function mergeCommand(args: string[], io: CommandIO): number {
+  // Whatever the command line says, what it names as folders is never taken as the report folder.
+  const named = args.filter((a) => !a.startsWith('-')).map((a) => path.resolve(io.cwd, a));
   try {
-    return merge(args, io);
+    const given = mergeArgs(args, io.cwd);
+    return merge(given, reportDirOf(io.env, io.cwd) ?? path.resolve(io.cwd, 'conformance-report'), io);
   } catch (error) {
     if (!(error instanceof MergeError) && !(error instanceof ConfigError)) throw error;
     io.output.err(`admin-api-conformance: ${visible(error.message)}\n`);
+    leaveRefusal(reportDirOf(io.env, io.cwd), error.message, named);
     return error instanceof MergeError ? error.exitCode : 2;
   }
 }

@@ -81,8 +81,18 @@ export interface Staleness {
   deployed?: Map<string, string>;
 }
 
+/** How far a result's date may lie after its collection: two machines' clocks differ by a few minutes. */
+export const CLOCK_SKEW_MINUTES = 5;
+
+/** How many whole minutes a date lies after `now`; 0 when it does not. */
+const aheadMinutes = (startedAt: string, now: string) => Math.max(0, Math.floor((Date.parse(startedAt) - Date.parse(now)) / 60_000));
+
 function staleness(t: MatrixReport['targets'][number], now: string, { staleAfter, deployed }: Staleness): string | undefined {
   const age = t.startedAt === undefined ? undefined : ageMinutes(t.startedAt, now);
+  // A result dated after its collection has no age to hold to --stale-after: its date says nothing of when it was taken.
+  const ahead = t.startedAt === undefined ? 0 : aheadMinutes(t.startedAt, now);
+  if (staleAfter && ahead > CLOCK_SKEW_MINUTES)
+    return `dated ${ageText(ahead)} after this collection, so its age cannot be held to --stale-after ${staleAfter.given}: a clock is wrong, or the report was changed`;
   if (staleAfter && age !== undefined && age > staleAfter.minutes)
     return `taken ${ageText(age)} before this collection, longer ago than --stale-after ${staleAfter.given}`;
   const version = deployed?.get(t.name);

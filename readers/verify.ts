@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { loadProfiles } from '../harness/contracts/profiles.ts';
-import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
+import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, strangeFiles, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { bundledDocument, documentProblems } from '../harness/evidence/bundle-document.ts';
 import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
@@ -16,7 +16,7 @@ import { specDocument } from '../harness/contracts/document.ts';
 import { judge } from '../harness/judging/judge.ts';
 import { preflightProblem } from '../harness/recording/preflight.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
-import { clauseRunOf } from '../harness/judging/verdicts.ts';
+import { clauseRunOf, type RunFacts } from '../harness/judging/verdicts.ts';
 import { renderBadge } from '../reporters/badge.ts';
 import { renderCtrf } from '../reporters/ctrf.ts';
 import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
@@ -42,6 +42,8 @@ export interface Verification {
   document?: string;
   /** The attestation beside the bundle: its file, and what it says when the given key signed it and it holds. */
   attestation?: { file: string; result?: string };
+  /** The run's facts as the bundle's exchanges keep them (a shard's place in its run among them), when they could be read. */
+  facts?: RunFacts;
 }
 
 /** A signed run's attestation to check, as verify was given it: its file, its text (none when missing) and the public key. */
@@ -142,6 +144,9 @@ function statusDifferences(stated: ConformanceReport, found: ConformanceReport):
   }
   for (const id of foundStatus.keys()) if (!stated.clauses.some((c) => c.id === id)) differences.push(`clause ${id}: missing from the bundle's report`);
   if (stated.verdict !== found.verdict) differences.push(`verdict: the bundle's report says ${stated.verdict}, its exchanges give ${found.verdict}`);
+  // The counts a page, a badge and the matrix show are the summary's: held to the clauses as the verdict is.
+  if (!isDeepStrictEqual(stated.summary, found.summary))
+    differences.push(`summary: the bundle's report counts ${JSON.stringify(stated.summary)}, its exchanges give ${JSON.stringify(found.summary)}`);
   return differences;
 }
 
@@ -204,6 +209,8 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
   const document = bundledDocument(files)?.name;
   const refusal = otherMaker(manifest);
   if (refusal && !options.anyway) return { manifest, refused: refusal, differences, leftOut: [], document };
+  // Another suite may write other files; this one writes only its own.
+  if (!refusal) differences.push(...strangeFiles(files, manifest));
   const report = fileOf(files, STATED, (bytes) => checkedFile<ConformanceReport>(STATED, bytes, REPORT_SCHEMA));
   const recording = fileOf(files, EXCHANGES, readBundleRecording);
   const unread = [report, recording].flatMap((read) => ('difference' in read ? [read.difference] : []));
@@ -222,6 +229,7 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
     leftOut,
     document,
     attestation: attested && { file: options.attestation!.file, result: attested.result },
+    facts: recording.value.facts,
   };
 }
 

@@ -29,7 +29,7 @@ export function compareWithBaseline(reports: ConformanceReport[], baseline: Base
     const comparison: BaselineComparison = {
       source: baseline.source,
       gate,
-      ...(before && { compared: { target: before.target.name, verdict: before.verdict } }),
+      ...(before && { compared: { target: before.target.name, ...(!before.target.embedded && { baseUrl: before.target.baseUrl }), verdict: before.verdict } }),
       judgeChanged,
       changes: own?.changes ?? [],
       unchanged: own?.unchanged ?? 0,

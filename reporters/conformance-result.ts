@@ -128,8 +128,11 @@ export interface BaselineComparison {
   source: string;
   /** What the run's exit code follows (CONFORMANCE_GATE): any MUST violation, or only what regressed. */
   gate: Gate;
-  /** The baseline's target this one is compared with, and its verdict there; absent when the baseline has none to pair with it. */
-  compared?: { target: string; verdict: Verdict };
+  /**
+   * The baseline's target this one is compared with, its base URL (unless the embedded target's, whose port changes
+   * every run) and its verdict there; absent when the baseline has none to pair with it.
+   */
+  compared?: { target: string; baseUrl?: string; verdict: Verdict };
   /** How the baseline's judge differs from this run's (another suite, contracts or text of the document); empty when it is the same. */
   judgeChanged: string[];
   changes: ClauseChange[];
@@ -165,7 +168,8 @@ function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefin
   return { ...result, status: state === 'applied' ? 'known-deviation' : result.status, deviation: { ...deviation, state } };
 }
 
-function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
+/** The counts of a report's clauses, as its summary gives them. */
+export function summaryOf(clauses: ClauseResult[]): ConformanceReport['summary'] {
   const must = clauses.filter((c) => c.level === 'MUST');
   return { ...countOf(clauses), total: clauses.length, must: { ...countOf(must), total: must.length } };
 }

@@ -6,6 +6,7 @@ import {
   EXCHANGES,
   MANIFEST,
   REPORTS,
+  REPORT_FILES,
   manifestFile,
   sha256,
   writeBundleFolder,
@@ -16,9 +17,6 @@ import { documentEntry } from '../harness/evidence/bundle-document.ts';
 import { documentFile } from '../harness/contracts/document.ts';
 import { stagedEvidence } from '../harness/evidence/evidence-stage.ts';
 import type { ConformanceReport } from './conformance-result.ts';
-
-/** The renderings of a run that go into its bundle, as they were written beside it. */
-const REPORT_FILES = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'ctrf.json', 'requests.json'];
 
 export interface BundleTarget {
   /** Where the target's reports are, and where the judging left its redacted exchanges. */

@@ -3,6 +3,7 @@ import { REGRESSIONS } from './change.ts';
 import { EXIT_CODE, verdictOf, type ConformanceReport, type Verdict } from './conformance-result.ts';
 import { matrixVerdict } from './matrix-result.ts';
 import { verdictText } from './sections.ts';
+import { visible } from '../harness/files/visible.ts';
 
 // The one place that decides a run's exit code (CONFORMANCE_GATE). `must`: the verdict's, any MUST violation
 // fails. `regressions`, the ratchet: the failures the baseline had are set aside, and only what got worse
@@ -73,6 +74,20 @@ function notComparable(report: Gated, ids: string[]): string | undefined {
 }
 
 /**
+ * The baseline's target in words when it is not this run's (another name, or another base URL): a run of one target
+ * is compared with a baseline of one whatever its name, and the ratchet then holds this deployment to the failures
+ * another had, which whoever reads the exit code must be told.
+ */
+function otherTarget(report: Gated): string | undefined {
+  const [compared, target] = [report.baseline?.compared, report.target];
+  if (compared === undefined || target === undefined) return undefined;
+  const sameUrl = compared.baseUrl === undefined || target.embedded || compared.baseUrl === target.baseUrl;
+  if (compared.target === target.name && sameUrl) return undefined;
+  const named = (name: string, baseUrl: string | undefined) => visible(`"${name}"${baseUrl === undefined ? '' : ` at ${baseUrl}`}`);
+  return `the baseline is of another target (${named(compared.target, compared.baseUrl)}; this run's is ${named(target.name, target.embedded ? undefined : target.baseUrl)})`;
+}
+
+/**
  * The gate in words, beside the verdict in every rendering: what the exit code follows and why, the failures
  * it set aside named as failures. Undefined under the `must` gate, where the verdict says it all.
  */
@@ -88,8 +103,10 @@ export function gateText(report: Gated): string | undefined {
     notComparable(report, unknown),
   ];
   const said = worse.filter((part): part is string => part !== undefined);
+  const other = otherTarget(report);
   const parts = [
     ...(said.length > 0 ? said : [`nothing regressed against ${baseline.source}`]),
+    ...(other === undefined ? [] : [other]),
     ...(verdict === 'pass' || verdict === 'fail' ? [] : [verdictText({ ...report, verdict, target: undefined })]),
     ...(known.length > 0 ? [`the target still FAILS ${mustClauses(known.length)}, as in the baseline (${listed(known)})`] : []),
   ];

@@ -48,7 +48,7 @@ export async function judgeRun(run: Run, signal: AbortSignal | undefined): Promi
   const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const today = new Date().toISOString().slice(0, 10);
   try {
-    const judgement = await judgeTargets(run.targets, loadCatalogue(), today, stop);
+    const judgement = await judgeTargets(run.targets, loadCatalogue(), today, stop, run.shard);
     if (judgement === undefined) return { status: signal?.aborted ? 'interrupted' : 'timedout', errors: [] };
     // A run none of whose targets left anything to judge (no answer, 404 everywhere, the token refused) stops with one line.
     const stopped = stopOf(judgement, run.multi);

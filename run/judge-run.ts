@@ -10,7 +10,8 @@ import { stageEvidence } from '../harness/evidence/evidence-stage.ts';
 import { judge } from '../harness/judging/judge.ts';
 import { preflightProblem } from '../harness/recording/preflight.ts';
 import { bounded, record, type Recording } from '../harness/recording/recording.ts';
-import { cut, runFacts, runsOf, shown, type RunFacts } from '../harness/judging/verdicts.ts';
+import { cut, runFacts, runsOf, shown, type RunFacts, type ShardOfRun } from '../harness/judging/verdicts.ts';
+import type { Shard } from '../harness/config/targets.ts';
 import { createSecrets, redactValue, type Secrets } from '../harness/secrets/redact.ts';
 import { consistencyOf } from '../harness/judging/repeat.ts';
 import type { Clause } from '../harness/contracts/catalogue.ts';
@@ -60,13 +61,26 @@ export interface RunJudgement {
   targets: TargetJudgement[];
 }
 
+/** A shard's place in its run, as its matrix and each of its targets' bundles name it. */
+const shardOfRun = ({ current, total, run, runTargets }: Shard): ShardOfRun => ({ shard: `${current}/${total}`, run, runTargets });
+
 /** Records one target's answers (or reads them from a bundle) and judges every clause on them, in this process. */
-async function judgeTarget(config: TargetConfig, catalogue: Clause[], checks: Check[], signal: AbortSignal): Promise<TargetJudgement | undefined> {
+async function judgeTarget(
+  config: TargetConfig,
+  catalogue: Clause[],
+  checks: Check[],
+  signal: AbortSignal,
+  shard: Shard | undefined,
+): Promise<TargetJudgement | undefined> {
   const secrets = createSecrets(config);
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
   if (signal.aborted) return undefined;
-  const facts = { ...runFacts(config, recording, secrets, consistency), replay: config.replay && { bundle: config.replay.bundle } };
+  const facts = {
+    ...runFacts(config, recording, secrets, consistency),
+    replay: config.replay && { bundle: config.replay.bundle },
+    ...(shard && { shard: shardOfRun(shard) }),
+  };
   writeRequestLog(config, recording, facts, secrets);
   // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
   stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
@@ -99,7 +113,13 @@ export const TARGETS_AT_ONCE = 32;
  * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
  * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
  */
-export async function judgeTargets(targets: TargetConfig[], catalogue: Clause[], today: string, signal: AbortSignal): Promise<RunJudgement | undefined> {
+export async function judgeTargets(
+  targets: TargetConfig[],
+  catalogue: Clause[],
+  today: string,
+  signal: AbortSignal,
+  shard?: Shard,
+): Promise<RunJudgement | undefined> {
   // Every request in flight listens for the stop: a fleet has hundreds at once, which is no leak.
   setMaxListeners(0, signal);
   // The embedded reference target runs in this process, and only while its answers are recorded.
@@ -107,7 +127,7 @@ export async function judgeTargets(targets: TargetConfig[], catalogue: Clause[],
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
   const checks = loadChecks();
   const judged = await bounded(
-    configs.map((c) => () => judgeTarget(c, catalogue, checks, signal)),
+    configs.map((c) => () => judgeTarget(c, catalogue, checks, signal, shard)),
     TARGETS_AT_ONCE,
   ).finally(() => embedded?.close());
   if (signal.aborted || judged.some((t) => t === undefined)) return undefined;

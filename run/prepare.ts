@@ -1,4 +1,5 @@
-import { gateOf, BASELINE_VARIABLE, type Gate } from '../harness/config/gate.ts';
+import path from 'node:path';
+import { gateOf, BASELINE_VARIABLE, GATE_VARIABLE, type Gate } from '../harness/config/gate.ts';
 import { readSettings, type Settings } from '../harness/config/settings.ts';
 import { targetsOf, type RunTargets } from '../harness/config/targets.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
@@ -10,6 +11,7 @@ import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { runOf, ReportFileError } from '../readers/report-file.ts';
 import { compareTexts, DocumentTextError } from '../readers/document-texts.ts';
 import { verifyBundle } from '../readers/verify.ts';
+import { BundleBesideError } from '../readers/bundled-report.ts';
 
 /** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
 export interface Run extends RunTargets {
@@ -25,7 +27,7 @@ export function loadRun(env: Record<string, string | undefined> = process.env, c
   const settings = readSettings(env, cwd);
   const targets = settings.replay === undefined ? targetsOf(settings) : replayed(settings.replay, settings);
   const { gate, baseline } = gateOf(settings.variables, cwd, targets.reportDir);
-  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file) } }) };
+  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }) };
 }
 
 function replayed(replay: string, settings: Settings): RunTargets {
@@ -37,18 +39,31 @@ function replayed(replay: string, settings: Settings): RunTargets {
 /**
  * The baseline's reports, read as `admin-api-conformance diff` reads a run (a bundle verified first), before
  * anything is sent, and, when it was judged against another text of the document, the two texts compared row by
- * row as diff compares them (a bundle carries its text). A baseline that cannot be read is a configuration error,
- * never a comparison left out.
+ * row as diff compares them (a bundle carries its text). Under the ratchet, whose exit code the baseline's failures
+ * decide, a report is taken only as the evidence bundle beside it holds it: a conformance.json alone says what
+ * anyone wrote in it. A baseline that cannot be read or verified is a configuration error, never a comparison left out.
  */
-function baselineRun(file: string): Pick<Baseline, 'reports' | 'documents'> {
+function baselineRun(file: string, gate: Gate): Pick<Baseline, 'reports' | 'documents'> {
   try {
-    const { reports, bundled } = runOf(file);
+    const { reports, bundled } = runOf(file, undefined, { verified: gate === 'regressions' });
     const documents = compareTexts({ side: 'old', sha256: reports[0].document.sha256, bundled }, { side: 'new', sha256: specDocument().sha256 });
     return { reports, ...(documents && { documents }) };
   } catch (error) {
+    if (error instanceof BundleBesideError) throw new ConfigError(`${BASELINE_VARIABLE}: ${visible(unverifiedBaseline(error))}`);
     if (!(error instanceof ReportFileError) && !(error instanceof DocumentTextError)) throw error;
     throw new ConfigError(`${BASELINE_VARIABLE}: ${visible(error.message)}`);
   }
+}
+
+/** Why the ratchet cannot take a report of the baseline, and what to give instead. */
+function unverifiedBaseline({ kind, bundle, detail }: BundleBesideError): string {
+  if (kind === 'none')
+    return `${path.dirname(bundle)} has no evidence bundle beside its conformance.json (${bundle}), so the baseline cannot be verified; under ${GATE_VARIABLE}=regressions give the run's evidence bundle or its whole report folder`;
+  if (kind === 'unreadable') return `the evidence bundle ${bundle} cannot be read: ${detail}; give the run's evidence bundle or its whole report folder`;
+  if (kind === 'changed') return detail;
+  // Not asked for here (judged: false): a baseline of another judge sets no failure aside.
+  if (kind === 'other-judge') return `the evidence bundle ${bundle} was made by another judge: ${detail}`;
+  return `the evidence bundle ${bundle} does not verify (${detail}); admin-api-conformance verify names every difference`;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Source } from '../harness/config/sources.ts';
 import type { RunTargets } from '../harness/config/targets.ts';
 import { writeArtifacts } from '../reporters/artifacts.ts';
 import { incompleteReport, type ConformanceReport } from '../reporters/conformance-result.ts';
+import { refusalReport } from '../reporters/refusal-report.ts';
 import type { Output } from './output.ts';
 
 // The report folder belongs to one run: taken at its start, before any request, and holding an
@@ -59,10 +60,7 @@ export function refuseConfiguration(error: ConfigError, env: Source, cwd: string
   let release: (() => void) | undefined;
   try {
     release = takeReportFolder(reportDir);
-    // No target was read: the report names none rather than invent one.
-    const { target: _none, ...report } = placeholder({ name: '', baseUrl: '', embedded: false });
-    const reason = `configuration error: ${error.message}`;
-    writeArtifacts({ ...report, verdict: 'error', errors: [reason], clauses: report.clauses.map((c) => ({ ...c, reason })) }, reportDir);
+    writeArtifacts(refusalReport(`configuration error: ${error.message}`), reportDir);
   } catch {
     // the folder is what the configuration got wrong, or another run holds it: the line above says enough
   } finally {

@@ -38,6 +38,32 @@ function sizeCounter(limits: BundleLimits): (name: string, bytes: number) => voi
   };
 }
 
+/**
+ * The most entries a bundle may have, folders included: a run writes about ten files (bundle.ts BUNDLE_FILES), so
+ * a bundle of thousands was made to keep a reader busy.
+ */
+export const BUNDLE_ENTRIES = 256;
+
+/**
+ * Why a name read from an archive or a folder cannot be a file of a bundle, if it cannot: an absolute path, a
+ * `..` or `.` step, an empty step or a backslash (each leads elsewhere once unpacked, or names one file two ways),
+ * or a name taken twice (readers differ on which copy wins).
+ */
+function entryProblem(name: string, seen: Set<string>): string | undefined {
+  if (
+    name === '' ||
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    name.includes('\0') ||
+    name.split('/').some((step) => step === '' || step === '.' || step === '..')
+  )
+    return `${visible(name)} is no path inside the bundle; a bundle's files lie in it, named plainly`;
+  if (seen.has(name)) return `${visible(name)} is in it twice; a bundle holds each file once`;
+  if (seen.size >= BUNDLE_ENTRIES) return `it has more than ${BUNDLE_ENTRIES} entries; a bundle a run writes holds about ten files`;
+  seen.add(name);
+  return undefined;
+}
+
 /** Compressed bytes given to the archive reader at a time, so that it can be stopped between two reads. */
 const READ_BYTES = 64 * 1024;
 
@@ -56,13 +82,15 @@ const FOLDER_DEPTH = 2;
  * The names of a bundle folder's files, walked without following links: a link (to a folder of its own, a loop)
  * is refused, and nothing deeper than a bundle's layout is read, so that no folder can keep the walk going.
  */
-function filesIn(dir: string, below = '', depth = 0): string[] {
+function filesIn(dir: string, seen: Set<string>, below = '', depth = 0): string[] {
   return readdirSync(path.join(dir, below), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((entry) => {
       const name = below ? `${below}/${entry.name}` : entry.name;
+      const problem = entryProblem(name, seen);
+      if (problem !== undefined) throw new BundleError(problem);
       if (entry.isSymbolicLink()) throw new BundleError(`${visible(name)} is a link; a bundle holds files and folders only`);
-      if (entry.isDirectory()) return depth + 1 < FOLDER_DEPTH ? filesIn(dir, name, depth + 1) : [];
+      if (entry.isDirectory()) return depth + 1 < FOLDER_DEPTH ? filesIn(dir, seen, name, depth + 1) : [];
       // The attestation of a signed run says something of the bundle, and is checked as such (readers/verify.ts).
       return entry.isFile() && name !== FOLDER_ATTESTATION ? [name] : [];
     });
@@ -70,7 +98,7 @@ function filesIn(dir: string, below = '', depth = 0): string[] {
 
 function readFolder(dir: string, limits: BundleLimits): BundleFiles {
   const count = sizeCounter(limits);
-  const files = filesIn(dir).map((name) => ({ name, stat: statSync(path.join(dir, name)) }));
+  const files = filesIn(dir, new Set()).map((name) => ({ name, stat: statSync(path.join(dir, name)) }));
   for (const { name, stat } of files) count(name, stat.size);
   return new Map(files.map(({ name }) => [name, readFileSync(path.join(dir, name))]));
 }
@@ -79,6 +107,7 @@ function readFolder(dir: string, limits: BundleLimits): BundleFiles {
 function readArchive(file: string, limits: BundleLimits): BundleFiles {
   const files: BundleFiles = new Map();
   const count = sizeCounter(limits);
+  const seen = new Set<string>();
   let failure: Error | undefined;
   // Strict: a damaged header or a stream cut short is an error, not a warning that leaves the bundle short of a file.
   const parser = new (tar().Parser)({
@@ -87,6 +116,9 @@ function readArchive(file: string, limits: BundleLimits): BundleFiles {
       const name = entry.path.replace(/^\.\//, '');
       try {
         count(name, entry.size);
+        // A folder's entry ends in a slash (`reports/`), and an archive made of a folder's contents starts with `./`.
+        const problem = entry.type === 'Directory' && name === '' ? undefined : entryProblem(name.replace(/\/$/, ''), seen);
+        if (problem !== undefined) throw new BundleError(problem);
       } catch (error) {
         return parser.abort(error as BundleError);
       }

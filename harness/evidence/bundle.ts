@@ -7,6 +7,8 @@ import { check, schemaFile } from '../files/checked.ts';
 import type { SpecDocument } from '../contracts/document.ts';
 import type { Product } from '../config/product.ts';
 import { makeFolder } from '../files/folders.ts';
+import { visible } from '../files/visible.ts';
+import { FILE_DEPTH, nestsDeeperThan } from '../json/json-depth.ts';
 
 // tar is loaded when a bundle is first written, not with the configuration of a run.
 const tar = () => require('tar') as typeof import('tar');
@@ -36,6 +38,19 @@ export const DOCUMENT_FOLDER = 'document';
 export const ATTESTATION_SUFFIX = '.intoto.jsonl';
 /** A bundle folder's attestation is about its manifest, which names every other file by its digest; it is no file of the bundle. */
 export const FOLDER_ATTESTATION = `${MANIFEST}${ATTESTATION_SUFFIX}`;
+
+/** The renderings of a run that go into its bundle, under REPORTS, as they were written beside it. */
+export const REPORT_FILES = ['conformance.json', 'index.html', 'summary.md', 'badge.svg', 'junit.xml', 'ctrf.json', 'requests.json'];
+
+/**
+ * Whether a run of this suite writes a file of this name in a bundle: the manifest, the exchanges, the reports, and
+ * one copy of the document. Any other file, its digest listed or not, is none of the run's evidence.
+ */
+const isBundleFile = (name: string): boolean =>
+  name === MANIFEST ||
+  name === EXCHANGES ||
+  REPORT_FILES.some((file) => name === `${REPORTS}/${file}`) ||
+  (name.startsWith(`${DOCUMENT_FOLDER}/`) && /^[\w-][\w.-]*$/.test(name.slice(DOCUMENT_FOLDER.length + 1)));
 
 export interface Manifest {
   bundleVersion: 1;
@@ -142,8 +157,10 @@ export function manifestOf(files: BundleFiles): Manifest {
 /** A JSON file of the bundle, checked against its schema where it is read; a BundleError that names the file otherwise. */
 export function checkedFile<T>(name: string, bytes: Buffer, schema: URL): T {
   let parsed: unknown;
+  const text = bytes.toString('utf8');
+  if (nestsDeeperThan(text, FILE_DEPTH)) throw new BundleError(`${name} in the bundle nests deeper than ${FILE_DEPTH} levels, as no file of a run does`);
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new BundleError(`${name} in the bundle is not JSON`);
   }
@@ -152,14 +169,24 @@ export function checkedFile<T>(name: string, bytes: Buffer, schema: URL): T {
   return read.value;
 }
 
-/** Every file whose bytes are not those the manifest names, every file it names that is missing, every file it does not name. */
+/**
+ * Every file whose bytes are not those the manifest names, every file it names that is missing, every file it does
+ * not name. Names are the manifest's own keys: `constructor` or `__proto__` is listed only where the manifest lists
+ * it, never by what every object inherits.
+ */
 export function digestProblems(files: BundleFiles, manifest: Manifest): string[] {
   const problems: string[] = [];
   for (const [name, digest] of Object.entries(manifest.files)) {
     const bytes = files.get(name);
-    if (!bytes) problems.push(`${name}: missing, though the manifest names it`);
-    else if (sha256(bytes) !== digest) problems.push(`${name}: changed; its SHA-256 is ${sha256(bytes)}, the manifest says ${digest}`);
+    if (!bytes) problems.push(`${visible(name)}: missing, though the manifest names it`);
+    else if (sha256(bytes) !== digest) problems.push(`${visible(name)}: changed; its SHA-256 is ${sha256(bytes)}, the manifest says ${digest}`);
   }
-  for (const name of files.keys()) if (name !== MANIFEST && !(name in manifest.files)) problems.push(`${name}: not in the manifest`);
+  for (const name of files.keys()) if (name !== MANIFEST && !Object.hasOwn(manifest.files, name)) problems.push(`${visible(name)}: not in the manifest`);
   return problems;
 }
+
+/** Every file a bundle holds or its manifest lists that no run of this suite writes (isBundleFile). */
+export const strangeFiles = (files: BundleFiles, manifest: Manifest): string[] =>
+  [...new Set([...files.keys(), ...Object.keys(manifest.files)])]
+    .filter((name) => !isBundleFile(name))
+    .map((name) => `${visible(name)}: no file a run writes in its bundle`);

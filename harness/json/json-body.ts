@@ -9,7 +9,8 @@ import { Scanner, type Fault } from './json-scanner.ts';
 // The scan is in json-scanner.ts, what a changed literal means in json-literals.ts, and how the value and the
 // readings of repeated keys are put together in json-readings.ts.
 
-const DEFAULT_MAX_DEPTH = 512;
+/** How deep a body is read; a deeper one is refused as JSON nesting too deep. */
+export const DEFAULT_MAX_DEPTH = 512;
 
 /** Reads a JSON text; never throws; nesting beyond maxDepth (arrays and objects, default 512) is refused without recursion. */
 export function readJsonBody(text: string, maxDepth = DEFAULT_MAX_DEPTH): JsonBodyRead {

@@ -32,6 +32,19 @@ export interface RunFacts {
   claim?: string[];
   /** A digest of the target's configuration, secrets left out. */
   configuration?: string;
+  /**
+   * The run a shard's target was judged in, as the shard's matrix names it (CONFORMANCE_SHARD): this shard's i/n,
+   * the run's identity and every target of the run. Kept in the bundle, whose digests cover it, so that a merge holds
+   * each target to the run its shard's matrix names.
+   */
+  shard?: ShardOfRun;
+}
+
+/** A shard's place in its run, field for field as its matrix has it (reporters/matrix-result.ts). */
+export interface ShardOfRun {
+  shard: string;
+  run: string;
+  runTargets: string[];
 }
 
 /**

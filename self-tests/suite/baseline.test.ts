@@ -163,8 +163,8 @@ test("several targets are compared with a matrix's by name, whatever their order
     expect(readFileSync(path.join(now.reportDir, 'index.html'), 'utf8')).toContain('data-testid="gate"');
     const own = (name: string) => JSON.parse(readFileSync(path.join(now.reportDir, 'targets', name, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(['faithful', 'expiring'].map((name) => [own(name).verdict, own(name).baseline?.compared, own(name).baseline?.regressions])).toEqual([
-      ['pass', { target: 'faithful', verdict: 'pass' }, 0],
-      ['fail', { target: 'expiring', verdict: 'fail' }, 0],
+      ['pass', { target: 'faithful', baseUrl: server.url, verdict: 'pass' }, 0],
+      ['fail', { target: 'expiring', baseUrl: `${server.url}/variants/${fault.name}`, verdict: 'fail' }, 0],
     ]);
 
     // The same run in two shards, merged: the merge exits by the same gate, and lacking a shard has no verdict.

@@ -102,7 +102,7 @@ test('a merge that lacks a shard is no verdict, exit code 3, naming the targets 
   }
 });
 
-test('shards of two runs, or one shard twice, are refused in one line, exit code 3, and the report folder is left alone', async () => {
+test('shards of two runs, or one shard twice, are refused in one line, exit code 3, and the report folder holds the refusal', async () => {
   const [ofThree, ofTwo, rerun] = await Promise.all([
     shardOfRun(1),
     runSuite({ CONFORMANCE_TARGETS: files.slice(0, 2).join(','), CONFORMANCE_SHARD: '2/2', ...RUN }),
@@ -130,7 +130,8 @@ test('shards of two runs, or one shard twice, are refused in one line, exit code
       const merged = await runCommand(['merge', gather(into, [...shards])]);
       expect(merged.exitCode, merged.stdout + merged.stderr).toBe(3);
       expect(merged.stderr.trim().split('\n')).toEqual([line]);
-      expect(merged.report).toBeUndefined();
+      // No earlier merge's verdict stands in the report folder: its report says why there is none.
+      expect(merged.report).toMatchObject({ verdict: 'error', errors: [`the merge was refused: ${line.replace('admin-api-conformance: ', '')}`] });
     } finally {
       rmSync(into, { recursive: true, force: true });
     }

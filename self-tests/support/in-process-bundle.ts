@@ -7,7 +7,9 @@ import { bundleRecording, readBundleRecording } from '../../harness/evidence/bun
 import { documentEntry } from '../../harness/evidence/bundle-document.ts';
 import { documentFile } from '../../harness/contracts/document.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
-import type { RunFacts } from '../../harness/judging/verdicts.ts';
+import type { RunFacts, ShardOfRun } from '../../harness/judging/verdicts.ts';
+import type { ConformanceReport } from '../../reporters/conformance-result.ts';
+import type { Variant } from '../../reference-server/server.ts';
 import { rejudge } from '../../readers/verify.ts';
 import { renderBadge } from '../../reporters/badge.ts';
 import { renderCtrf } from '../../reporters/ctrf.ts';
@@ -23,19 +25,35 @@ import { REFERENCE_INPUT, recordInProcess } from './in-process.ts';
 const ORIGIN = 'http://reference.invalid';
 const CONFORMANCE = `${REPORTS}/conformance.json`;
 
-/** The reference target's bundle, its files by path. */
-export function referenceBundle(): BundleFiles {
-  const recording = recordInProcess(undefined);
+/** What a bundle made in process may differ in: the target's name, a variant that answers (a fault's), a shard's place in its run, the time of its answers. */
+export interface BundleOptions {
+  name?: string;
+  variant?: Variant;
+  shard?: ShardOfRun;
+  now?: number;
+}
+
+/** The reference target's bundle (or a variant's), its files by path. */
+export function referenceBundle({ name = 'reference', variant, shard, now }: BundleOptions = {}): BundleFiles {
+  const recording = recordInProcess(variant, REFERENCE_INPUT, now);
   const facts: RunFacts = {
-    target: { name: 'reference', baseUrl: ORIGIN, embedded: false },
+    target: { name, baseUrl: ORIGIN, embedded: false },
     startedAt: recording.startedAt,
     requests: { count: recording.exchanges.length, methods: ['GET'] },
     deviations: [],
+    ...(shard && { shard }),
   };
   const bundled = bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: ORIGIN }, createSecrets(REFERENCE_INPUT), facts);
   const exchanges = Buffer.from(JSON.stringify(bundled));
   const judgedOn = recording.startedAt.slice(0, 10);
-  const report = rejudge(readBundleRecording(exchanges), { judgedOn } as Manifest, new Set());
+  const report = rejudge(readBundleRecording(exchanges), { judgedOn } as Manifest, new Set(), shard?.shard);
+  return bundleOf(exchanges, report, judgedOn);
+}
+
+/** A bundle of these exchanges and this report: its renderings, the request log, the document and a manifest, as a run writes them. */
+export function bundleOf(exchanges: Buffer, report: ConformanceReport, judgedOn: string): BundleFiles {
+  const bundled = readBundleRecording(exchanges);
+  const facts = bundled.facts;
   const requests = bundled.exchanges.map((e) => ({ method: e.request.method, path: e.request.path, credential: e.request.credential, status: e.status }));
   // The renderings a run writes beside the report, each a pure function of it, and the request log.
   const files: BundleFiles = new Map([
@@ -50,7 +68,8 @@ export function referenceBundle(): BundleFiles {
     [documentEntry(path.basename(documentFile())), readFileSync(documentFile())],
   ]);
   const digests = Object.fromEntries([...files].map(([name, bytes]) => [name, sha256(bytes)]));
-  const about = { suite: report.suite, document: report.document, target: facts.target, createdAt: recording.startedAt, judgedOn, verdict: report.verdict };
+  const target = { name: facts.target.name, baseUrl: facts.target.baseUrl, embedded: facts.target.embedded };
+  const about = { suite: report.suite, document: report.document, target, createdAt: bundled.startedAt, judgedOn, verdict: report.verdict };
   return files.set(MANIFEST, manifestFile(digests, about));
 }
 
