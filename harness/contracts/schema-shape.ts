@@ -17,7 +17,12 @@ export interface Shape {
 /** Finds what a `$ref` points to: a pointer into the same document, or another document by name. */
 export type Resolve = (ref: string) => Node | undefined;
 
+// A description is the target's: any keyword may hold anything, and is read as what it holds, never cast.
 const asNode = (value: unknown): Node => (isNode(value) ? value : {});
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const namesOf = (value: unknown): string[] => listOf(value).filter((v): v is string => typeof v === 'string');
+/** A value of a keyword in words: a string as it is, anything else as its JSON text (a type of 5 reads "5"). */
+const word = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Follows `$ref`s and merges `allOf` into one node; a `$ref` that does not resolve is left as nothing known. */
 function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
@@ -37,7 +42,7 @@ function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
       ...part,
       ...merged,
       properties: { ...asNode(part.properties), ...asNode(merged.properties) },
-      required: [...((part.required as string[]) ?? []), ...((merged.required as string[]) ?? [])],
+      required: [...namesOf(part.required), ...namesOf(merged.required)],
     }),
     own,
   );
@@ -45,13 +50,13 @@ function flatten(node: Node, resolve: Resolve, seen: Set<Node>): Node {
 
 /** The alternatives of a oneOf/anyOf, with `{type: null}` taken as "nullable". */
 function alternatives(node: Node): { options: Node[]; nullable: boolean } {
-  const list = ((node.oneOf ?? node.anyOf) as unknown[] | undefined)?.map(asNode) ?? [];
+  const list = listOf(node.oneOf ?? node.anyOf).map(asNode);
   const isNull = (n: Node) => n.type === 'null' || (Array.isArray(n.type) && n.type.length === 1 && n.type[0] === 'null');
   return { options: list.filter((n) => !isNull(n)), nullable: list.some(isNull) };
 }
 
 function typesOf(node: Node): { types: string[]; nullable: boolean } {
-  const raw = node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
+  const raw = node.type === undefined ? [] : [node.type].flat().map(word);
   const nullable = raw.includes('null') || node.nullable === true;
   const types = raw.filter((t) => t !== 'null');
   if (types.length === 0 && (node.properties !== undefined || node.required !== undefined)) types.push('object');
@@ -66,11 +71,11 @@ export function shapeOf(schema: unknown, resolve: Resolve, seen = new Set<Node>(
   const { types, nullable } = typesOf(node);
   const shape: Shape = { types, nullable: nullable || nullOption, bounds: {} };
   if (typeof node.format === 'string') shape.format = node.format;
-  const values = node.const !== undefined ? [node.const] : (node.enum as unknown[] | undefined);
+  const values = node.const !== undefined ? [node.const] : node.enum === undefined ? undefined : [node.enum].flat();
   if (values)
     shape.enum = values
       .filter((v) => v !== null)
-      .map(String)
+      .map(word)
       .sort();
   for (const key of ['minimum', 'maximum', 'minItems'] as const) if (typeof node[key] === 'number') shape.bounds[key] = node[key] as number;
   if (node.items !== undefined) shape.items = shapeOf(node.items, resolve, new Set(seen));
@@ -80,7 +85,7 @@ export function shapeOf(schema: unknown, resolve: Resolve, seen = new Set<Node>(
 }
 
 function fieldsOf(node: Node, options: Node[], resolve: Resolve, seen: Set<Node>): Shape['fields'] {
-  const required = new Set((node.required as string[] | undefined) ?? []);
+  const required = new Set(namesOf(node.required));
   const fields: NonNullable<Shape['fields']> = new Map();
   for (const [name, sub] of Object.entries(asNode(node.properties)))
     fields.set(name, { shape: shapeOf(sub, resolve, new Set(seen)), required: required.has(name) });
@@ -88,7 +93,7 @@ function fieldsOf(node: Node, options: Node[], resolve: Resolve, seen: Set<Node>
   const flat = options.map((o) => flatten(o, resolve, new Set(seen)));
   for (const name of new Set(flat.flatMap((o) => Object.keys(asNode(o.properties))))) {
     if (fields.has(name)) continue;
-    const everywhere = flat.every((o) => ((o.required as string[] | undefined) ?? []).includes(name));
+    const everywhere = flat.every((o) => namesOf(o.required).includes(name));
     fields.set(name, { shape: { types: [], nullable: false, bounds: {} }, required: everywhere || required.has(name) });
   }
   for (const name of required) if (!fields.has(name)) fields.set(name, { shape: { types: [], nullable: false, bounds: {} }, required: true });
