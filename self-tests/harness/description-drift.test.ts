@@ -2,6 +2,7 @@ import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
 import { loadConfig } from '../../harness/config/config.ts';
 import { operationDrift, type Drift } from '../../harness/contracts/description-drift.ts';
+import { shapeOf } from '../../harness/contracts/schema-shape.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { referenceDescription } from '../../reference-server/description.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
@@ -261,3 +262,20 @@ for (const c of SERVED) {
     }
   });
 }
+
+test('a description whose schemas refer to one another twice at each of forty levels is read once per schema, and observed', () => {
+  // Read path by path this is 2^40 schemas from a few kilobytes: the judge would never end. Each is read once,
+  // which the references resolved count (a bound that throws, so that a regression fails here instead of hanging).
+  const description = descriptionCopy();
+  const ref = (level: number) => ({ $ref: `#/components/schemas/level${level}` });
+  for (let level = 0; level < 40; level++)
+    description.components.schemas[`level${level}`] = { properties: { left: ref(level + 1), right: ref(level + 1) }, allOf: [ref(level + 1), ref(level + 1)] };
+  description.components.schemas.project.properties.nested = ref(0);
+  let resolved = 0;
+  shapeOf(ref(0), (pointer) => {
+    if (++resolved > 1000) throw new Error(`more than 1000 references resolved, where the description holds ${40 * 4}`);
+    return description.components.schemas[pointer.replace('#/components/schemas/', '')];
+  });
+  const { differences } = operationDrift(description, 'projects');
+  expect(differences.map(({ at, kind }) => ({ at, kind }))).toEqual([{ at: '200 projects[].nested', kind: 'added' }]);
+});
