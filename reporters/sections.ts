@@ -1,4 +1,5 @@
 import type { BaselineComparison } from './conformance-result.ts';
+import { requestText, violationLine, type RequestWords, type ViolationWords } from '../harness/judging/violation-words.ts';
 import { missingInputs, type Claim, type ProfileStatus } from './claim.ts';
 
 /** The document's section headings, for grouping clauses in reports. */
@@ -141,22 +142,17 @@ export const replayText = (replay: { bundle: string } | undefined, startedAt: st
   replay ? `a replay of the evidence bundle ${replay.bundle}: no request was sent; the exchanges are those recorded at ${startedAt}` : undefined;
 
 type ClauseWords = { reason?: string; evidence?: { violations: ViolationWords[]; unevaluable: UnevaluableWords[] } };
-type ViolationWords = { pointer: string; received: string; required: string; request: { method: string; path: string; status?: number } };
-type UnevaluableWords = { reason: string; request: { method: string; path: string; status?: number } };
-
-/** A violation in words, on one line: the request, where in the answer, what was received and what is required. */
-export const violationText = (v: ViolationWords) =>
-  `${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`;
+type UnevaluableWords = { reason: string; request: RequestWords };
 
 /** Why a clause could not be judged, on one line: the request and what stood in the way. */
-export const unevaluableText = (u: UnevaluableWords) => `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`;
+export const unevaluableText = (u: UnevaluableWords) => `${requestText(u.request)}: ${u.reason}`;
 
 const firstLineOf = (text: string | undefined) => (text ?? '').split('\n')[0];
 
 /** A failed clause's first violation in words, or the first line of its reason when it names none. */
 export const firstViolationText = (c: ClauseWords) => {
   const v = c.evidence?.violations[0];
-  return v ? violationText(v) : firstLineOf(c.reason);
+  return v ? violationLine(v) : firstLineOf(c.reason);
 };
 
 /** An errored clause's first obstacle in words, or the first line of its reason when it names none. */

@@ -13,6 +13,7 @@ import { redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { Consistency } from './repeat.ts';
 import { kindOf, requirementText, type ClauseCheck, type Outcome } from './violations.ts';
+import { requestText, violationText } from './violation-words.ts';
 
 /** The facts of one target's run that every report header needs, and its evidence bundle keeps. */
 export interface RunFacts {
@@ -227,10 +228,6 @@ export type ClauseEvidence = ReturnType<typeof clauseEvidence>;
 /** How many violations a failure message spells out; the report holds the rest. */
 const SHOWN = 5;
 
-function requestLine(request: ExchangeEvidence): string {
-  return `${request.method} ${request.path} → ${request.status ?? 'no answer'}`;
-}
-
 function header(clause: Clause): string {
   return `clause ${clause.id} (section ${clause.section}, ${clause.level}): ${clause.title}`;
 }
@@ -241,8 +238,8 @@ export function describeViolations(clause: Clause, evidence: ClauseEvidence): st
   // The matcher name on the second line lets JUnit readers class this as an assertion failure, not an error.
   const lines = [header(clause), `expect(clause).toConform(): ${count} violation(s) in ${evidence.instances} checked:`];
   for (const v of evidence.violations.slice(0, SHOWN)) {
-    lines.push(`  ${requestLine(v.request)}`);
-    lines.push(`    at ${v.pointer || '(response)'}: received ${v.received}; the document requires ${v.required}`);
+    lines.push(`  ${requestText(v.request)}`);
+    lines.push(`    ${violationText(v)}`);
     lines.push(`    reproduce: ${v.request.curl}`);
   }
   const rest = count - Math.min(SHOWN, evidence.violations.length);
@@ -254,7 +251,7 @@ export function describeUnevaluable(clause: Clause, evidence: ClauseEvidence, cr
   const lines = [`could not evaluate ${header(clause)}`];
   if (crash !== undefined) lines.push(`  ${crash}`);
   for (const u of evidence.unevaluable.slice(0, SHOWN)) {
-    lines.push(`  ${requestLine(u.request)}: ${u.reason}`);
+    lines.push(`  ${requestText(u.request)}: ${u.reason}`);
     lines.push(`    reproduce: ${u.request.curl}`);
   }
   return lines.join('\n');
