@@ -1,6 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import { REGRESSIONS } from './change.ts';
-import { baselineText, claimText, documentText, headline, productText, replayText, targetText, unevaluableText, verdictText } from './sections.ts';
+import { baselineText, claimText, documentText, headline, productText, replayText, targetText, erroredText, verdictText } from './sections.ts';
 import { violationLine } from '../harness/judging/violation-words.ts';
 import type { ReportView } from './conformance-result.ts';
 import { changeText, KINDS } from './diff-output.ts';
@@ -20,7 +20,7 @@ const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.le
 
 function whyErrored(clause: ReportView['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
-  if (u) return t(unevaluableText(u));
+  if (u) return t(erroredText(u));
   return t((clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0]);
 }
 

@@ -91,12 +91,12 @@ function violationsHtml(c: ClauseResult): string {
 ${violationText(v, IN_HTML)}
 <pre class="curl">${esc(v.request.curl)}</pre>${v.request.bodyExcerpt ? `<details><summary>body</summary><pre>${esc(v.request.bodyExcerpt)}</pre></details>` : ''}</li>`,
   );
-  const unevaluable = e.unevaluable.map(
+  const errored = e.unevaluable.map(
     (u) =>
       `<li><code>${esc(u.request.method)} ${esc(u.request.path)}</code> → ${esc(u.request.status ?? 'no answer')}: ${esc(u.reason)}<pre class="curl">${esc(u.request.curl)}</pre></li>`,
   );
   const cut = e.violationsCut > 0 ? `<p>… and ${e.violationsCut} more violations, not kept.</p>` : '';
-  return `<ul class="evidence">${items.join('')}${unevaluable.join('')}</ul>${cut}`;
+  return `<ul class="evidence">${items.join('')}${errored.join('')}</ul>${cut}`;
 }
 
 function deviationHtml(c: ClauseResult): string {

@@ -141,11 +141,11 @@ export const documentText = (d: { title: string; sha256: string; readFrom: strin
 export const replayText = (replay: { bundle: string } | undefined, startedAt: string) =>
   replay ? `a replay of the evidence bundle ${replay.bundle}: no request was sent; the exchanges are those recorded at ${startedAt}` : undefined;
 
-type ClauseWords = { reason?: string; evidence?: { violations: ViolationWords[]; unevaluable: UnevaluableWords[] } };
-type UnevaluableWords = { reason: string; request: RequestWords };
+type ClauseWords = { reason?: string; evidence?: { violations: ViolationWords[]; unevaluable: ErroredWords[] } };
+type ErroredWords = { reason: string; request: RequestWords };
 
 /** Why a clause could not be judged, on one line: the request and what stood in the way. */
-export const unevaluableText = (u: UnevaluableWords) => `${requestText(u.request)}: ${u.reason}`;
+export const erroredText = (u: ErroredWords) => `${requestText(u.request)}: ${u.reason}`;
 
 const firstLineOf = (text: string | undefined) => (text ?? '').split('\n')[0];
 
@@ -156,9 +156,9 @@ export const firstViolationText = (c: ClauseWords) => {
 };
 
 /** An errored clause's first obstacle in words, or the first line of its reason when it names none. */
-export const firstUnevaluableText = (c: ClauseWords) => {
+export const firstErroredText = (c: ClauseWords) => {
   const u = c.evidence?.unevaluable[0];
-  return u ? unevaluableText(u) : firstLineOf(c.reason);
+  return u ? erroredText(u) : firstLineOf(c.reason);
 };
 
 /** The comparison with the baseline in one line, the same in every rendering: with what, and how much changed. */

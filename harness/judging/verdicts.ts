@@ -106,7 +106,7 @@ export function clauseRunOf(clause: Clause, verdict: { outcome: Outcome; evidenc
       : outcome === 'failed' && evidence
         ? describeViolations(clause, evidence)
         : outcome === 'errored' && evidence
-          ? describeUnevaluable(clause, evidence, verdict.crash)
+          ? describeErrored(clause, evidence, verdict.crash)
           : undefined;
   return { clause: clause.id, outcome, evidence, reason };
 }
@@ -216,7 +216,8 @@ export function clauseEvidence(check: ClauseCheck, secrets: Secrets) {
       }),
     ),
     violationsCut: check.violationsCut,
-    unevaluable: check.unevaluable.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
+    // conformance.json's name for the answers an errored clause could not judge (its schema's field, kept as it is).
+    unevaluable: check.erroredAnswers.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
     observations: check.observations === undefined ? undefined : redactValue(check.observations, (text) => shown(text, secrets)),
   };
 }
@@ -247,8 +248,9 @@ export function describeViolations(clause: Clause, evidence: ClauseEvidence): st
   return lines.join('\n');
 }
 
-export function describeUnevaluable(clause: Clause, evidence: ClauseEvidence, crash?: string): string {
-  const lines = [`could not evaluate ${header(clause)}`];
+/** An errored clause in the words of its test message: what broke, and each answer it could not judge. */
+export function describeErrored(clause: Clause, evidence: ClauseEvidence, crash?: string): string {
+  const lines = [`errored: ${header(clause)}`];
   if (crash !== undefined) lines.push(`  ${crash}`);
   for (const u of evidence.unevaluable.slice(0, SHOWN)) {
     lines.push(`  ${requestText(u.request)}: ${u.reason}`);

@@ -131,7 +131,7 @@ const table = buildConformanceReport(
   [
     { clause: 'a.passed', outcome: 'passed' },
     { clause: 'b.failed', outcome: 'failed', evidence: evidence('b.failed'), reason: 'violated: /health received 101' },
-    { clause: 'c.errored', outcome: 'errored', reason: 'could not evaluate: no answer' },
+    { clause: 'c.errored', outcome: 'errored', reason: 'the run errored: no answer' },
     { clause: 'd.deviation', outcome: 'failed', evidence: evidence('d.deviation'), reason: 'violated, and known' },
     { clause: 'e.not-exercised', outcome: 'not-exercised', reason: 'needs CONFORMANCE_SIGNUP_TOKENS' },
     { clause: 'g.observed', outcome: 'passed' },
@@ -158,7 +158,7 @@ test('a test says why it has its status: the violation received and required, th
   const byId = new Map(parsed(table).results.tests.map((t) => [t.testId, t]));
   expect(byId.get('a.passed')?.message).toBeUndefined();
   expect(byId.get('b.failed')?.message).toBe('GET /api/admin/projects → 200: at /health: received 101; the document requires an integer from 0 to 100');
-  expect(byId.get('c.errored')?.message).toBe('errored, no verdict: could not evaluate: no answer');
+  expect(byId.get('c.errored')?.message).toBe('errored, no verdict: the run errored: no answer');
   expect(byId.get('d.deviation')?.message).toBe(
     `known deviation, not counted until it expires: accepted until 9.0; violated: ${byId.get('b.failed')?.message}`,
   );
