@@ -66,7 +66,10 @@ test('the installed command checks the embedded reference target when asked, and
     writeFileSync(path.join(tmp, 'admin-api-conformance'), '');
     const result = await command([], { CI: 'true', CONFORMANCE_EMBEDDED: 'true', TMPDIR: tmp });
     expect(result.exitCode, result.output).toBe(0);
-    expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
+    const report = reportIn(path.join(app, 'conformance-report'));
+    expect(report.verdict).toBe('pass');
+    // The built suite reads its version from the package.json one folder above dist/.
+    expect(report.suite.version).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
