@@ -28,7 +28,7 @@ function runsNoted(log: string): number | undefined {
   }
 }
 
-// A line of the list reporter: "  ✓  12 self-tests/suite/x.test.ts:4:1 › title (3.2s)".
+// A line of the list reporter: "  ✓  12 self-tests/suite/diff.test.ts:4:1 › title (3.2s)".
 const TEST_LINE = /^\s*[✓✘-]\s+\d+\s+(.+?)\s+\((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 

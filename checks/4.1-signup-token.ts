@@ -26,7 +26,7 @@ function sameSecret(answers: Answers, check: ClauseCheck): void {
 // "Behaviour when the token does not exist: not shown."
 function unknownSecret(answers: Answers, check: ClauseCheck): void {
   const exchange = answers.token(answers.unknownSecret);
-  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
+  if (exchange.failure !== undefined) return void check.erroredOn(exchange, exchange.failure);
   const read = answers.json(exchange);
   const errorName = read.ok ? field(read.body.value, 'name') : undefined;
   check.count().observe({ status: exchange.status, contentType: exchange.contentType, errorName });

@@ -18,11 +18,11 @@ function isProjectsList(body: unknown): boolean {
 }
 
 function checkArchivedAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange): void {
-  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
+  if (exchange.failure !== undefined) return void check.erroredOn(exchange, exchange.failure);
   const readable = answers.readable(exchange);
   // Without a readable answer to the plain request, a failing parameterised one proves nothing about the parameter.
   if (!readable.ok && !answers.readable(answers.projects()).ok)
-    return void check.cannotEvaluate(exchange, `${readable.reason}, and so is the request without the parameter`);
+    return void check.erroredOn(exchange, `${readable.reason}, and so is the request without the parameter`);
   check.count();
   if (!readable.ok) return void check.violate(exchange, '', readable.reason, { kind: 'projects-answer' });
   if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });

@@ -2,7 +2,7 @@ import type { Answers } from '../harness/judging/answers.ts';
 import type { Operation } from '../harness/config/config.ts';
 import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
-import { authStatusUnevaluable, checkStatus } from './rules.ts';
+import { authStatusErrored, checkStatus } from './rules.ts';
 
 // Section 5: 401 without an authorization header or with an invalid token; 403 for a valid token that
 // lacks the permission. The document names no permission per operation, so each forbidden credential is
@@ -14,7 +14,7 @@ const invalidToken = (operation: Operation) => (answers: Answers, check: ClauseC
 
 const forbidden = (operation: Operation) => (answers: Answers, check: ClauseCheck) => {
   for (const { placeholder, exchange } of answers.forbidden(operation)) {
-    const letThrough = authStatusUnevaluable(exchange) === undefined && exchange.status! < 300;
+    const letThrough = authStatusErrored(exchange) === undefined && exchange.status! < 300;
     // A credential that is let through may hold the permission after all: the configuration may be what is wrong.
     const hint = letThrough
       ? ` for ${placeholder}; it was let through, so if it holds the permission after all, give a token that lacks it`

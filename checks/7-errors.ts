@@ -3,7 +3,7 @@ import type { Operation } from '../harness/config/config.ts';
 import type { Exchange } from '../harness/transport/exchange.ts';
 import type { ClauseCheck } from '../harness/judging/violations.ts';
 import type { Check } from '../harness/judging/judge.ts';
-import { authStatusUnevaluable, checkErrorAnswer } from './rules.ts';
+import { authStatusErrored, checkErrorAnswer } from './rules.ts';
 
 // Section 7 (with 2.7): every 401 is the error object named AuthenticationRequired, every 403 the one
 // named NoAccessError, each application/json with a message. Only answers with that status are judged
@@ -11,8 +11,8 @@ import { authStatusUnevaluable, checkErrorAnswer } from './rules.ts';
 
 function judgeAnswers(answers: Answers, check: ClauseCheck, exchanges: Exchange[], status: number, name: string): void {
   for (const exchange of exchanges) {
-    const unevaluable = authStatusUnevaluable(exchange);
-    if (unevaluable !== undefined) check.cannotEvaluate(exchange, unevaluable);
+    const why = authStatusErrored(exchange);
+    if (why !== undefined) check.erroredOn(exchange, why);
     else if (exchange.status === status) checkErrorAnswer(answers, check, exchange, name);
   }
 }

@@ -9,13 +9,13 @@ import { schemaRequirement, type ClauseCheck } from '../harness/judging/violatio
 
 /** Sections 1, 4.1, 4.2: a 200 answer is application/json (parameters such as charset allowed) with a JSON body. */
 export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: Exchange): void {
-  if (exchange.failure !== undefined) return void check.cannotEvaluate(exchange, exchange.failure);
-  if (exchange.status !== 200) return void check.cannotEvaluate(exchange, `answered ${exchange.status}, so there is no 200 answer to judge`);
+  if (exchange.failure !== undefined) return void check.erroredOn(exchange, exchange.failure);
+  if (exchange.status !== 200) return void check.erroredOn(exchange, `answered ${exchange.status}, so there is no 200 answer to judge`);
   check.count();
   if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   if (read.ok) return;
-  if (read.unevaluable) check.cannotEvaluate(exchange, read.reason);
+  if (read.errored) check.erroredOn(exchange, read.reason);
   else check.violate(exchange, '', read.reason, { kind: 'json-body' });
 }
 
@@ -23,7 +23,7 @@ export function checkJsonAnswer(answers: Answers, check: ClauseCheck, exchange: 
  * A server error, a lost connection or a 304 to a request that was not conditional says nothing about
  * authentication: no verdict, rather than a false one.
  */
-export function authStatusUnevaluable(exchange: Exchange): string | undefined {
+export function authStatusErrored(exchange: Exchange): string | undefined {
   if (exchange.failure !== undefined) return exchange.failure;
   if (exchange.status! >= 500) return `answered ${exchange.status}, a server error`;
   if (exchange.status === 304) return NOT_MODIFIED_REASON;
@@ -32,8 +32,8 @@ export function authStatusUnevaluable(exchange: Exchange): string | undefined {
 
 /** Section 5: the status an authentication case must be answered with. */
 export function checkStatus(check: ClauseCheck, exchange: Exchange, expected: number, hint = ''): void {
-  const unevaluable = authStatusUnevaluable(exchange);
-  if (unevaluable !== undefined) return void check.cannotEvaluate(exchange, unevaluable);
+  const why = authStatusErrored(exchange);
+  if (why !== undefined) return void check.erroredOn(exchange, why);
   check.count();
   if (exchange.status !== expected) check.violate(exchange, '', `status ${exchange.status}`, { kind: 'status', status: expected, hint });
 }
@@ -44,7 +44,7 @@ export function checkErrorAnswer(answers: Answers, check: ClauseCheck, exchange:
   if (!isJsonMediaType(exchange.contentType)) check.violate(exchange, '', `content-type ${describeReceived(exchange.contentType)}`, { kind: 'media-type' });
   const read = answers.json(exchange);
   // JSON deeper than the suite reads is the suite's limit, not a breach of the document: no verdict on it.
-  if (!read.ok && read.unevaluable) return void check.cannotEvaluate(exchange, read.reason);
+  if (!read.ok && read.errored) return void check.erroredOn(exchange, read.reason);
   if (!read.ok) return void check.violate(exchange, '', read.reason, { kind: 'error-object', name });
   const body = read.body.value;
   for (const error of validators().validate('error', body)) {

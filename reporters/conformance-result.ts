@@ -150,7 +150,7 @@ export type ReportView = Omit<ConformanceReport, 'target'> & { target?: TargetIn
 /** A clause without a run: why its verdict is missing. */
 function unrun(meta: Pick<RunMeta, 'runStatus' | 'runErrors'>): { status: 'errored' | 'not-judged'; reason: string } {
   if (meta.runStatus === 'interrupted') return { status: 'not-judged', reason: 'the run was interrupted before its test' };
-  if (meta.runErrors.length > 0) return { status: 'errored', reason: `not evaluated: ${meta.runErrors[0].split('\n')[0]}` };
+  if (meta.runErrors.length > 0) return { status: 'errored', reason: `the run errored: ${meta.runErrors[0].split('\n')[0]}` };
   if (meta.runStatus === 'timedout') return { status: 'not-judged', reason: 'its test did not run: the run ended timedout' };
   return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
 }

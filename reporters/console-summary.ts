@@ -1,17 +1,7 @@
 import { visible } from '../harness/files/visible.ts';
 import { REGRESSIONS } from './change.ts';
-import {
-  baselineText,
-  claimText,
-  documentText,
-  headline,
-  productText,
-  replayText,
-  targetText,
-  unevaluableText,
-  verdictText,
-  violationText,
-} from './sections.ts';
+import { baselineText, claimText, documentText, headline, productText, replayText, targetText, erroredText, verdictText } from './sections.ts';
+import { violationLine } from '../harness/judging/violation-words.ts';
 import type { ReportView } from './conformance-result.ts';
 import { changeText, KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
@@ -23,14 +13,14 @@ const t = (text: unknown) => visible(String(text ?? ''));
 function firstViolation(clause: ReportView['clauses'][number]): string {
   const v = clause.evidence?.violations[0];
   if (!v) return '';
-  return `\n      ${t(violationText(v))}`;
+  return `\n      ${t(violationLine(v))}`;
 }
 
 const listIds = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.length} clauses: ${ids.slice(0, 3).join(', ')}, …`);
 
 function whyErrored(clause: ReportView['clauses'][number]): string {
   const u = clause.evidence?.unevaluable[0];
-  if (u) return t(unevaluableText(u));
+  if (u) return t(erroredText(u));
   return t((clause.reason ?? 'unknown').replace(/(^|: )Error: /g, '$1').split('\n')[0]);
 }
 

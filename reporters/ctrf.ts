@@ -1,6 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ClauseStatus, ReportView } from './conformance-result.ts';
-import { claimText, firstUnevaluableText, firstViolationText, headline, SECTION_TITLES, verdictText } from './sections.ts';
+import { claimText, firstErroredText, firstViolationText, headline, SECTION_TITLES, verdictText } from './sections.ts';
 
 // ctrf.json: the report in the Common Test Report Format (https://ctrf.io), which test-report viewers and CI
 // plugins read. One test per clause, its id the stable testId; CTRF's five statuses carry less than the suite's
@@ -75,7 +75,7 @@ function messageOf(c: ClauseResult): string | undefined {
     case 'failed':
       return firstViolationText(c);
     case 'errored':
-      return `errored, no verdict: ${firstUnevaluableText(c)}`;
+      return `errored, no verdict: ${firstErroredText(c)}`;
     case 'known-deviation':
       return `known deviation, not counted until it expires: ${c.deviation?.reason ?? ''}; violated: ${firstViolationText(c)}`;
     case 'observed':

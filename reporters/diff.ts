@@ -3,7 +3,8 @@ import type { RowChange } from '../harness/document/document-changes.ts';
 import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
 import { documentAccount, rowsText } from './diff-document.ts';
-import { changedViolation, failureOf, observationChanges, type Violation } from './diff-evidence.ts';
+import { changedViolation, failureOf, observationChanges } from './diff-evidence.ts';
+import { violationLine } from '../harness/judging/violation-words.ts';
 
 // Two runs compared clause by clause: what changed for each target, and why. A pure function of the reports;
 // reading them (files, folders, bundles) is readers/report-file.ts's.
@@ -61,8 +62,6 @@ export function classify(before: ClauseResult | undefined, after: ClauseResult |
 
 /** Observation changes named in one line: the first few, and how many more. */
 const OBSERVATION_LINES = 3;
-
-const violationLine = (v: Violation) => `${v.request.method} ${v.request.path}: ${v.pointer || '(the body)'} is ${v.received}; ${v.required}`;
 
 function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
   if (kind === 'evidence-changed' && before && after) {

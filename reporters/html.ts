@@ -19,9 +19,12 @@ import {
 } from './sections.ts';
 import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
+import { requestText, violationText, type Marks } from '../harness/judging/violation-words.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
 const esc = html;
+/** A violation's pieces on the page: the request, the place and what was received as code. */
+const IN_HTML: Marks = { code: (text) => `<code>${esc(text)}</code>`, value: (text) => `<code>${esc(text)}</code>`, text: esc };
 
 function tile(label: string, value: number, status: string): string {
   return `<div class="tile ${status}"><span class="n">${value}</span><span>${esc(label)}</span></div>`;
@@ -84,16 +87,16 @@ function violationsHtml(c: ClauseResult): string {
   const e = c.evidence;
   if (!e) return c.reason ? `<pre>${esc(c.reason)}</pre>` : '';
   const items = e.violations.map(
-    (v) => `<li><code>${esc(v.request.method)} ${esc(v.request.path)}</code> → ${esc(v.request.status)}<br>
-at <code>${esc(v.pointer || '(response)')}</code>: received <code>${esc(v.received)}</code>; the document requires ${esc(v.required)}
+    (v) => `<li>${requestText(v.request, IN_HTML)}<br>
+${violationText(v, IN_HTML)}
 <pre class="curl">${esc(v.request.curl)}</pre>${v.request.bodyExcerpt ? `<details><summary>body</summary><pre>${esc(v.request.bodyExcerpt)}</pre></details>` : ''}</li>`,
   );
-  const unevaluable = e.unevaluable.map(
+  const errored = e.unevaluable.map(
     (u) =>
       `<li><code>${esc(u.request.method)} ${esc(u.request.path)}</code> → ${esc(u.request.status ?? 'no answer')}: ${esc(u.reason)}<pre class="curl">${esc(u.request.curl)}</pre></li>`,
   );
   const cut = e.violationsCut > 0 ? `<p>… and ${e.violationsCut} more violations, not kept.</p>` : '';
-  return `<ul class="evidence">${items.join('')}${unevaluable.join('')}</ul>${cut}`;
+  return `<ul class="evidence">${items.join('')}${errored.join('')}</ul>${cut}`;
 }
 
 function deviationHtml(c: ClauseResult): string {

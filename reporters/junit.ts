@@ -1,6 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ReportView } from './conformance-result.ts';
-import { claimText, firstUnevaluableText, firstViolationText, headline, NO_TARGET, verdictText } from './sections.ts';
+import { claimText, firstErroredText, firstViolationText, headline, NO_TARGET, verdictText } from './sections.ts';
 
 // JUnit as CI systems read it, from the report: a failed clause is a <failure>, an errored one an <error> (an
 // unreachable target errors every clause), a clause not exercised, not judged or only observed is <skipped> with
@@ -19,7 +19,7 @@ function outcomeElement(c: ClauseResult): string {
     return `<failure message="${attribute(message)}" type="violation">${xml(c.reason ?? message)}</failure>`;
   }
   if (c.status === 'errored') {
-    const message = firstUnevaluableText(c);
+    const message = firstErroredText(c);
     return `<error message="${attribute(message)}" type="errored">${xml(c.reason ?? message)}</error>`;
   }
   if (c.status === 'not-exercised') return `<skipped message="${attribute(`not exercised: ${c.reason ?? ''}`)}"/>`;

@@ -2,6 +2,7 @@ import type { ClauseResult, ReportView } from './conformance-result.ts';
 import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
 import { KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
+import { violationLine, violationText, type Marks } from '../harness/judging/violation-words.ts';
 import {
   baselineText,
   claimText,
@@ -20,12 +21,13 @@ import {
 // Every quoted string is escaped for Markdown (escape.ts): the target writes field names, values, reasons and headers.
 const cell = markdownText;
 const code = (text: string) => markdownCode(text, true);
+/** A violation's pieces in a table's cell, and in a list. */
+const IN_TABLE: Marks = { code, value: cell, text: cell };
+const IN_LIST: Marks = { code: (text) => markdownCode(text), value: cell, text: cell };
 
 function firstViolation(clause: ClauseResult): string {
   const v = clause.evidence?.violations[0];
-  return v
-    ? `${code(`${v.request.method} ${v.request.path}`)} → ${v.request.status}: at ${code(v.pointer || '(response)')} received ${cell(v.received)}; required ${cell(v.required)}`
-    : cell(clause.reason ?? '');
+  return v ? violationLine(v, IN_TABLE) : cell(clause.reason ?? '');
 }
 
 /** An absolute link as a Markdown link; any other kept as given, as text, since it would break in a comment. */
@@ -127,7 +129,7 @@ function evidenceOf(c: ClauseResult): string[] {
     .slice(0, 3)
     .flatMap((v) => [
       `- ${markdownCode(`${v.request.method} ${v.request.path}`)} (${cell(v.request.credential)} credential) → **${v.request.status}**, ${markdownCode(v.request.contentType ?? 'no content-type')}`,
-      `  - at ${markdownCode(v.pointer || '(response)')}: received ${cell(v.received)}; the document requires ${cell(v.required)}`,
+      `  - ${violationText(v, IN_LIST)}`,
       `  - reproduce: ${markdownCode(v.request.curl)}`,
       ...(v.request.bodyExcerpt ? ['  - body:', '', ...markdownBlock(v.request.bodyExcerpt, 'json', '    '), ''] : []),
     ]);

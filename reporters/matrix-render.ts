@@ -68,7 +68,7 @@ function signatureItems(m: MatrixReport): string {
   return (m.signatures ?? [])
     .map(
       (g) =>
-        `<li data-testid="signature"><details><summary><strong>${g.targets.length} target${g.targets.length === 1 ? '' : 's'}</strong> on ${esc(g.product)} ${g.targets.length === 1 ? 'fails' : 'fail'} <code>${esc(g.clause)}</code> ${esc(g.title)}${g.pointer ? ` at <code>${esc(g.pointer)}</code>` : ''}${g.required ? `: required ${esc(g.required)}` : ''}</summary>${g.targets.map((n) => `<a href="${esc(byName.get(n)?.report ?? '')}">${esc(n)}</a>`).join(', ')}</details></li>`,
+        `<li data-testid="signature"><details><summary><strong>${g.targets.length} target${g.targets.length === 1 ? '' : 's'}</strong> on ${esc(g.product)} ${g.targets.length === 1 ? 'fails' : 'fail'} <code>${esc(g.clause)}</code> ${esc(g.title)}${g.pointer ? ` at <code>${esc(g.pointer)}</code>` : ''}${g.required ? `: the document requires ${esc(g.required)}` : ''}</summary>${g.targets.map((n) => `<a href="${esc(byName.get(n)?.report ?? '')}">${esc(n)}</a>`).join(', ')}</details></li>`,
     )
     .join('');
 }
@@ -144,7 +144,7 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
       '',
       ...m.signatures.map(
         (g) =>
-          `- **${g.targets.length} target${g.targets.length === 1 ? '' : 's'}** on ${markdownText(g.product)} ${g.targets.length === 1 ? 'fails' : 'fail'} \`${g.clause}\`${g.pointer ? ` at \`${markdownText(g.pointer)}\`` : ''}${g.required ? `: required ${markdownText(g.required)}` : ''} (${g.targets.map(markdownText).join(', ')})`,
+          `- **${g.targets.length} target${g.targets.length === 1 ? '' : 's'}** on ${markdownText(g.product)} ${g.targets.length === 1 ? 'fails' : 'fail'} \`${g.clause}\`${g.pointer ? ` at \`${markdownText(g.pointer)}\`` : ''}${g.required ? `: the document requires ${markdownText(g.required)}` : ''} (${g.targets.map(markdownText).join(', ')})`,
       ),
     );
   const notable = m.clauses.filter((c) => c.status !== 'passed' && c.status !== 'observed');

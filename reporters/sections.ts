@@ -1,4 +1,5 @@
 import type { BaselineComparison } from './conformance-result.ts';
+import { requestText, violationLine, type RequestWords, type ViolationWords } from '../harness/judging/violation-words.ts';
 import { missingInputs, type Claim, type ProfileStatus } from './claim.ts';
 
 /** The document's section headings, for grouping clauses in reports. */
@@ -140,29 +141,24 @@ export const documentText = (d: { title: string; sha256: string; readFrom: strin
 export const replayText = (replay: { bundle: string } | undefined, startedAt: string) =>
   replay ? `a replay of the evidence bundle ${replay.bundle}: no request was sent; the exchanges are those recorded at ${startedAt}` : undefined;
 
-type ClauseWords = { reason?: string; evidence?: { violations: ViolationWords[]; unevaluable: UnevaluableWords[] } };
-type ViolationWords = { pointer: string; received: string; required: string; request: { method: string; path: string; status?: number } };
-type UnevaluableWords = { reason: string; request: { method: string; path: string; status?: number } };
-
-/** A violation in words, on one line: the request, where in the answer, what was received and what is required. */
-export const violationText = (v: ViolationWords) =>
-  `${v.request.method} ${v.request.path} → ${v.request.status}: at ${v.pointer || '(response)'} received ${v.received}; required ${v.required}`;
+type ClauseWords = { reason?: string; evidence?: { violations: ViolationWords[]; unevaluable: ErroredWords[] } };
+type ErroredWords = { reason: string; request: RequestWords };
 
 /** Why a clause could not be judged, on one line: the request and what stood in the way. */
-export const unevaluableText = (u: UnevaluableWords) => `${u.request.method} ${u.request.path} → ${u.request.status ?? 'no answer'}: ${u.reason}`;
+export const erroredText = (u: ErroredWords) => `${requestText(u.request)}: ${u.reason}`;
 
 const firstLineOf = (text: string | undefined) => (text ?? '').split('\n')[0];
 
 /** A failed clause's first violation in words, or the first line of its reason when it names none. */
 export const firstViolationText = (c: ClauseWords) => {
   const v = c.evidence?.violations[0];
-  return v ? violationText(v) : firstLineOf(c.reason);
+  return v ? violationLine(v) : firstLineOf(c.reason);
 };
 
 /** An errored clause's first obstacle in words, or the first line of its reason when it names none. */
-export const firstUnevaluableText = (c: ClauseWords) => {
+export const firstErroredText = (c: ClauseWords) => {
   const u = c.evidence?.unevaluable[0];
-  return u ? unevaluableText(u) : firstLineOf(c.reason);
+  return u ? erroredText(u) : firstLineOf(c.reason);
 };
 
 /** The comparison with the baseline in one line, the same in every rendering: with what, and how much changed. */

@@ -24,6 +24,6 @@ let cached: Clause[] | undefined;
 export function loadCatalogue(): Clause[] {
   if (cached) return cached;
   const read = check<Clause[]>(schemaFile('catalogue.schema.json'), parseYaml(readFileSync(path.join(CONTRACTS_DIR, 'clauses.yaml'), 'utf8')));
-  if (!read.ok) throw new Error(`contracts/clauses.yaml does not match harness/schemas/catalogue.schema.json: ${read.errors.join('; ')}`);
+  if (!read.ok) throw new Error(`contracts/clauses.yaml does not match harness/files/schemas/catalogue.schema.json: ${read.errors.join('; ')}`);
   return (cached = read.value);
 }

@@ -1,4 +1,5 @@
 import { loadSchemas } from './contracts.ts';
+import { own } from './fields.ts';
 import { shapeOf, type Resolve, type Shape } from './schema-shape.ts';
 import { isNode, type Node } from './validator.ts';
 
@@ -26,8 +27,7 @@ const ERROR_CONTRACT = 'error.schema.json';
 
 /** A key of a parsed description, when it holds an object: a description is the target's, and may hold anything. */
 const child = (node: unknown, key: string): Node | undefined => {
-  if (!isNode(node) || !Object.hasOwn(node, key)) return undefined;
-  const value = node[key];
+  const value = isNode(node) ? own(node, key) : undefined;
   return isNode(value) ? value : undefined;
 };
 
@@ -45,7 +45,7 @@ function pointerResolver(root: unknown): Resolve {
   return (ref) => {
     if (!ref.startsWith('#/')) return undefined;
     let node: unknown = root;
-    for (const part of ref.slice(2).split('/')) node = isNode(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of ref.slice(2).split('/')) node = child(node, part.replace(/~1/g, '/').replace(/~0/g, '~'));
     return isNode(node) ? node : undefined;
   };
 }
@@ -118,7 +118,7 @@ export function operationDrift(description: unknown, operation: keyof typeof OPE
   const ours = contractResolver();
   const theirs = pointerResolver(description);
   for (const status of DOCUMENT_STATUSES.filter((s) => listed.includes(s))) {
-    const schema = child(child(child(responses, status), 'content'), 'application/json')?.schema;
+    const schema = own(child(child(child(responses, status), 'content'), 'application/json'), 'schema');
     const against = status === '200' ? contract : ERROR_CONTRACT;
     if (schema === undefined)
       out.push({

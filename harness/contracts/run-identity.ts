@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { contractsHash } from './contracts.ts';
 import { specDocument } from './document.ts';
+import { suiteVersionFrom } from './suite-package.ts';
 
 // The suite that judges: its version, contracts and document, named in every report and bundle, so that a
 // bundle is judged again only by the suite that made it.
 
-/** This suite's version, in every report, bundle and request it sends (its User-Agent). */
-export const SUITE_VERSION = '0.1.0';
+/** This suite's version, its package's, in every report, bundle and request it sends (its User-Agent). */
+export const SUITE_VERSION = suiteVersionFrom(__dirname);
 
 /** The suite that judged, and what it judged by. */
 export interface JudgedBy {

@@ -77,5 +77,5 @@ export function check<T>(schemaFile: URL, value: unknown): { ok: true; value: T 
   return { ok: false, errors: errors.slice(0, 3) };
 }
 
-/** A schema of harness/schemas/ by file name. */
+/** A schema of harness/files/schemas/ by file name. */
 export const schemaFile = (name: string) => pathToFileURL(path.join(__dirname, 'schemas', name));

@@ -14,8 +14,8 @@ export interface JudgeInput {
   openapiPath?: string;
 }
 
-/** A body read as JSON, or why not; `unevaluable` when no verdict can rest on it (too deep to judge). */
-export type JsonRead = { ok: true; body: JsonBody } | { ok: false; reason: string; unevaluable: boolean };
+/** A body read as JSON, or why not; `errored` when no verdict can rest on it (too deep to judge). */
+export type JsonRead = { ok: true; body: JsonBody } | { ok: false; reason: string; errored: boolean };
 
 /** Whether an authorised request produced a 200 JSON body that the data clauses can judge. */
 export type Readable = { ok: true; body: JsonBody } | { ok: false; reason: string };
@@ -91,7 +91,7 @@ export class Answers {
 
   /** The body as JSON, read once however many clauses and answers ask. */
   json(exchange: Exchange): JsonRead {
-    if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, unevaluable: false };
+    if (exchange.bodyError !== undefined) return { ok: false, reason: exchange.bodyError, errored: false };
     const text = exchange.bodyText ?? '';
     let read = this.reads.get(text);
     if (!read) this.reads.set(text, (read = readOnce(text)));
@@ -121,7 +121,7 @@ export class Answers {
     checks = schemaFindings(name, bodies);
     for (const exchange of required) {
       const readable = this.readable(exchange);
-      if (!readable.ok) for (const check of checks.values()) check.cannotEvaluate(exchange, readable.reason);
+      if (!readable.ok) for (const check of checks.values()) check.erroredOn(exchange, readable.reason);
     }
     this.findings.set(name, checks);
     return checks;
@@ -132,7 +132,7 @@ export class Answers {
     return exchanges.flatMap((exchange) => {
       const readable = this.readable(exchange);
       if (readable.ok) return [{ exchange, body: readable.body }];
-      check.cannotEvaluate(exchange, readable.reason);
+      check.erroredOn(exchange, readable.reason);
       return [];
     });
   }
@@ -142,5 +142,5 @@ function readOnce(text: string): JsonRead {
   const read = readJsonBody(text);
   if (read.ok) return read;
   // Valid JSON too deep to carry through the run: no verdict on it rather than a crash.
-  return { ok: false, reason: read.reason, unevaluable: read.kind === 'depth' };
+  return { ok: false, reason: read.reason, errored: read.kind === 'depth' };
 }

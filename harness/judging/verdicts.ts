@@ -13,6 +13,7 @@ import { redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { Consistency } from './repeat.ts';
 import { kindOf, requirementText, type ClauseCheck, type Outcome } from './violations.ts';
+import { requestText, violationText } from './violation-words.ts';
 
 /** The facts of one target's run that every report header needs, and its evidence bundle keeps. */
 export interface RunFacts {
@@ -118,7 +119,7 @@ export function clauseRunOf(clause: Clause, verdict: { outcome: Outcome; evidenc
       : outcome === 'failed' && evidence
         ? describeViolations(clause, evidence)
         : outcome === 'errored' && evidence
-          ? describeUnevaluable(clause, evidence, verdict.crash)
+          ? describeErrored(clause, evidence, verdict.crash)
           : undefined;
   return { clause: clause.id, outcome, evidence, reason };
 }
@@ -228,7 +229,8 @@ export function clauseEvidence(check: ClauseCheck, secrets: Secrets) {
       }),
     ),
     violationsCut: check.violationsCut,
-    unevaluable: check.unevaluable.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
+    // conformance.json's name for the answers an errored clause could not judge (its schema's field, kept as it is).
+    unevaluable: check.erroredAnswers.map((u) => ({ reason: cut(u.reason, secrets, 1000), request: exchangeEvidence(u.exchange, secrets) })),
     observations: check.observations === undefined ? undefined : redactValue(check.observations, (text) => shown(text, secrets)),
   };
 }
@@ -240,10 +242,6 @@ export type ClauseEvidence = ReturnType<typeof clauseEvidence>;
 /** How many violations a failure message spells out; the report holds the rest. */
 const SHOWN = 5;
 
-function requestLine(request: ExchangeEvidence): string {
-  return `${request.method} ${request.path} → ${request.status ?? 'no answer'}`;
-}
-
 function header(clause: Clause): string {
   return `clause ${clause.id} (section ${clause.section}, ${clause.level}): ${clause.title}`;
 }
@@ -254,8 +252,8 @@ export function describeViolations(clause: Clause, evidence: ClauseEvidence): st
   // The matcher name on the second line lets JUnit readers class this as an assertion failure, not an error.
   const lines = [header(clause), `expect(clause).toConform(): ${count} violation(s) in ${evidence.instances} checked:`];
   for (const v of evidence.violations.slice(0, SHOWN)) {
-    lines.push(`  ${requestLine(v.request)}`);
-    lines.push(`    at ${v.pointer || '(response)'}: received ${v.received}; the document requires ${v.required}`);
+    lines.push(`  ${requestText(v.request)}`);
+    lines.push(`    ${violationText(v)}`);
     lines.push(`    reproduce: ${v.request.curl}`);
   }
   const rest = count - Math.min(SHOWN, evidence.violations.length);
@@ -263,11 +261,12 @@ export function describeViolations(clause: Clause, evidence: ClauseEvidence): st
   return lines.join('\n');
 }
 
-export function describeUnevaluable(clause: Clause, evidence: ClauseEvidence, crash?: string): string {
-  const lines = [`could not evaluate ${header(clause)}`];
+/** An errored clause in the words of its test message: what broke, and each answer it could not judge. */
+export function describeErrored(clause: Clause, evidence: ClauseEvidence, crash?: string): string {
+  const lines = [`errored: ${header(clause)}`];
   if (crash !== undefined) lines.push(`  ${crash}`);
   for (const u of evidence.unevaluable.slice(0, SHOWN)) {
-    lines.push(`  ${requestLine(u.request)}: ${u.reason}`);
+    lines.push(`  ${requestText(u.request)}: ${u.reason}`);
     lines.push(`    reproduce: ${u.request.curl}`);
   }
   return lines.join('\n');

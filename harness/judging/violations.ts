@@ -25,8 +25,8 @@ export interface Violation {
   requirement: Requirement;
 }
 
-/** A response the clause needed but could not judge (network error, not JSON, unexpected status). */
-export interface Unevaluable {
+/** A response the clause needed but could not judge (network error, not JSON, unexpected status): it leaves the clause errored. */
+export interface ErroredAnswer {
   exchange: Exchange;
   reason: string;
 }
@@ -41,7 +41,7 @@ export class ClauseCheck {
   instances = 0;
   readonly violations: Violation[] = [];
   violationsCut = 0;
-  readonly unevaluable: Unevaluable[] = [];
+  readonly erroredAnswers: ErroredAnswer[] = [];
   observations: unknown;
   /** Why the check itself broke, when it did: the clause is errored, never the run. */
   crash?: string;
@@ -71,8 +71,9 @@ export class ClauseCheck {
     return this;
   }
 
-  cannotEvaluate(exchange: Exchange, reason: string): this {
-    this.unevaluable.push({ exchange, reason });
+  /** Records an answer the clause needed and could not judge: the clause is errored, unless a violation was found. */
+  erroredOn(exchange: Exchange, reason: string): this {
+    this.erroredAnswers.push({ exchange, reason });
     return this;
   }
 
@@ -86,7 +87,7 @@ export class ClauseCheck {
     this.instances += found.instances;
     for (const v of found.violations) this.violate(v.exchange, v.pointer, v.received, v.requirement);
     this.violationsCut += found.violationsCut;
-    this.unevaluable.push(...found.unevaluable);
+    this.erroredAnswers.push(...found.erroredAnswers);
     return this;
   }
 
@@ -103,7 +104,7 @@ export class ClauseCheck {
   get outcome(): Outcome {
     if (this.crash !== undefined) return 'errored';
     if (this.violationCount > 0) return 'failed';
-    if (this.unevaluable.length > 0) return 'errored';
+    if (this.erroredAnswers.length > 0) return 'errored';
     return this.instances > 0 ? 'passed' : 'not-exercised';
   }
 }

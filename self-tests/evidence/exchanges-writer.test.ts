@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import { writeExchanges } from '../../harness/evidence/exchanges-writer.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { RunFacts } from '../../harness/judging/verdicts.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
+import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // A small recording is written in the runner's process, a large one on a thread: the same code, so the
 // same bytes, and the digest is the file's own in both. A body is written once, however many answers it is.
@@ -68,6 +70,24 @@ test("a body that repeats an earlier answer's is written once and read back in p
     expect(() => readBundleRecording(Buffer.from(forward))).toThrow(
       `exchange ${lists[1]} of exchanges.json in the bundle takes its body from exchange ${lists[2]}, which is not an earlier exchange with a body of its own`,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the thread runs a module file of the suite, in plain Node with no TypeScript loader, as a clone installed without tsx runs it', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-exchanges-'));
+  try {
+    const file = path.join(dir, 'exchanges.json');
+    const job = { file, head: '{"exchanges":[\n', exchanges: ['{"n":0}', '{"n":1}'], bodyOf: [0, 0], bodies: ['{"a":1}'] };
+    const thread = path.join(PROJECT_ROOT, 'harness', 'evidence', 'exchanges-thread.js');
+    const script = `new (require('node:worker_threads').Worker)(${JSON.stringify(thread)}, { workerData: ${JSON.stringify(job)} }).on('message', (d) => process.stdout.write(d));`;
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const run = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    const bytes = readFileSync(file);
+    expect(run.stdout).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(bytes.toString()).toBe('{"exchanges":[\n{"n":0,"bodyText":"{\\"a\\":1}"},\n{"n":1,"bodySameAs":0}\n]}\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import { loadChecks } from '../../checks/index.ts';
 import { expect, test } from '@playwright/test';
 import { loadConfig } from '../../harness/config/config.ts';
 import { operationDrift, type Drift } from '../../harness/contracts/description-drift.ts';
+import { shapeOf } from '../../harness/contracts/schema-shape.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { referenceDescription } from '../../reference-server/description.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
@@ -159,4 +160,122 @@ test('a description shaped oddly anywhere (null paths, operation, responses, con
   ];
   for (const description of odd) expect(() => operationDrift(description, 'projects'), JSON.stringify(description)).not.toThrow();
   expect(operationDrift(op(null), 'projects')).toEqual({ described: false, differences: [] });
+});
+
+/** The two drift clauses' outcomes and observations when the target serves `text` as its description. */
+function judgeServed(text: string) {
+  const recording = recordInProcess(undefined);
+  for (const exchange of recording.exchanges)
+    if (exchange.request.path === REFERENCE_INPUT.openapiPath) Object.assign(exchange, { bodyText: text, bodyBytes: Buffer.byteLength(text) });
+  return judge(recording, REFERENCE_INPUT, loadChecks()).filter((c) => c.clause.endsWith('.observe.description-drift'));
+}
+
+const served = (change: (d: Description) => void) => {
+  const description = descriptionCopy();
+  change(description);
+  return JSON.stringify(description);
+};
+
+// A description is target data like any body: whatever JSON it is, both clauses observe what was received.
+// A schema changed in the projects' description changes only the observation of the projects.
+const SERVED: { description: string; text: string; observed: Record<string, unknown>; only?: 'projects.observe.description-drift' }[] = [
+  {
+    description: 'null',
+    text: 'null',
+    observed: { description: { problem: 'not an OpenAPI description: the body is null, where a description is an object' } },
+  },
+  {
+    description: 'a list',
+    text: '[{"paths":{}}]',
+    observed: { description: { problem: 'not an OpenAPI description: the body is a list of 1 item, where a description is an object' } },
+  },
+  {
+    description: 'a string',
+    text: '"openapi"',
+    observed: { description: { problem: 'not an OpenAPI description: the body is a string of 7 characters, where a description is an object' } },
+  },
+  {
+    description: 'a number, as written',
+    text: '1e400',
+    observed: { description: { problem: 'not an OpenAPI description: the body is the number 1e400, where a description is an object' } },
+  },
+  {
+    description: 'false',
+    text: 'false',
+    observed: { description: { problem: 'not an OpenAPI description: the body is false, where a description is an object' } },
+  },
+  {
+    description: 'paths that are null',
+    text: '{"openapi":"3.1.0","paths":null}',
+    observed: { description: { openapi: '3.1.0', problem: 'its paths are null, where a description lists its operations in an object' }, differences: [] },
+  },
+  {
+    description: 'no paths',
+    text: '{"components":5}',
+    observed: { description: { problem: 'its paths are absent, where a description lists its operations in an object' } },
+  },
+  { description: 'info and openapi of odd kinds', text: '{"openapi":7,"info":"x","paths":{}}', observed: { description: { openapi: 7 }, differences: [] } },
+  {
+    description: 'a schema whose required is no list',
+    text: served((d) => (d.components.schemas.projects.required = 5)),
+    observed: {
+      differences: [
+        { at: '200 version', kind: 'required' },
+        { at: '200 projects', kind: 'required' },
+      ],
+    },
+    only: 'projects.observe.description-drift',
+  },
+  {
+    description: 'an enum that is no list, read as the one value it holds',
+    text: served((d) => (d.components.schemas.project.properties.mode.enum = 5)),
+    observed: { differences: [{ at: '200 projects[].mode', kind: 'enum', description: '5' }] },
+    only: 'projects.observe.description-drift',
+  },
+  {
+    description: 'a type that is no name, read as its JSON text',
+    text: served((d) => (d.components.schemas.project.properties.health.type = { integer: true })),
+    observed: { differences: [{ at: '200 projects[].health', kind: 'type', description: '{"integer":true}' }] },
+    only: 'projects.observe.description-drift',
+  },
+  {
+    description: 'a oneOf that is no list, and an allOf part whose required is a number',
+    text: served((d) => {
+      d.components.schemas.owner = { oneOf: 5 };
+      d.components.schemas.projects.allOf = [{ required: 7 }];
+    }),
+    observed: {},
+  },
+  {
+    description: "a reference to a key only an object's prototype has",
+    text: served((d) => (d.components.schemas.project.properties.owners.items = { $ref: '#/components/schemas/constructor' })),
+    observed: {},
+  },
+];
+
+for (const c of SERVED) {
+  test(`a description served as ${c.description} is observed by both clauses, never a broken check`, () => {
+    for (const check of judgeServed(c.text)) {
+      expect(check.crash, check.clause).toBeUndefined();
+      expect(check.outcome, check.clause).toBe('passed');
+      if (c.only === undefined || c.only === check.clause) expect(check.observations, check.clause).toMatchObject(c.observed);
+    }
+  });
+}
+
+test('a description whose schemas refer to one another twice at each of forty levels is read once per schema, and observed', () => {
+  // Read path by path this is 2^40 schemas from a few kilobytes: the judge would never end. Each is read once,
+  // which the references resolved count (a bound that throws, so that a regression fails here instead of hanging).
+  const description = descriptionCopy();
+  const ref = (level: number) => ({ $ref: `#/components/schemas/level${level}` });
+  for (let level = 0; level < 40; level++)
+    description.components.schemas[`level${level}`] = { properties: { left: ref(level + 1), right: ref(level + 1) }, allOf: [ref(level + 1), ref(level + 1)] };
+  description.components.schemas.project.properties.nested = ref(0);
+  let resolved = 0;
+  shapeOf(ref(0), (pointer) => {
+    if (++resolved > 1000) throw new Error(`more than 1000 references resolved, where the description holds ${40 * 4}`);
+    return description.components.schemas[pointer.replace('#/components/schemas/', '')];
+  });
+  const { differences } = operationDrift(description, 'projects');
+  expect(differences.map(({ at, kind }) => ({ at, kind }))).toEqual([{ at: '200 projects[].nested', kind: 'added' }]);
 });

@@ -24,7 +24,7 @@ test('a 304 leaves the clauses that needed the answer errored, saying what a 304
     expect(outcome(id)?.outcome, id).toBe('errored');
   }
   for (const id of ['projects.list.required', 'auth.projects.missing-header']) {
-    const reasons = outcome(id)!.unevaluable.map((u) => u.reason);
+    const reasons = outcome(id)!.erroredAnswers.map((u) => u.reason);
     expect(reasons).toContain(
       'answered 304 Not Modified, which only answers a conditional request, and the suite sends none (no If-None-Match, no If-Modified-Since): a cache between the suite and the target may be answering for it',
     );

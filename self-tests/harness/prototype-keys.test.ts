@@ -63,7 +63,7 @@ test('fields named after inherited properties are observed as unknown fields, an
   const checks = judge(recordInProcess(INHERITED_NAMES), REFERENCE_INPUT, loadChecks());
   const notPassed = checks
     .filter((c) => c.outcome !== 'passed')
-    .map((c) => `${c.clause}: ${c.outcome} ${c.crash ?? c.violations[0]?.pointer ?? c.unevaluable[0]?.reason ?? ''}`);
+    .map((c) => `${c.clause}: ${c.outcome} ${c.crash ?? c.violations[0]?.pointer ?? c.erroredAnswers[0]?.reason ?? ''}`);
   expect(notPassed).toEqual([]);
   const observed = (clause: string) => (checks.find((c) => c.clause === clause)!.observations as { fields: { field: string }[] }).fields.map((f) => f.field);
   expect(observed('signup-token.observe.unknown-fields')).toEqual(expect.arrayContaining(TOKEN_PLACES.flatMap((p) => INHERITED.map((n) => `${p}/${n}`))));

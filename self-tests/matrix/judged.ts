@@ -27,8 +27,9 @@ function explain(checks: ClauseCheck[]): string {
     .filter((c) => c.outcome !== 'passed')
     .map((c) => {
       const v = c.violations[0];
-      const u = c.unevaluable[0];
-      const why = c.crash ?? (v ? `${v.pointer}: received ${v.received.slice(0, 120)}; required ${requirementText(v.requirement)}` : u ? u.reason : '');
+      const u = c.erroredAnswers[0];
+      const why =
+        c.crash ?? (v ? `at ${v.pointer}: received ${v.received.slice(0, 120)}; the document requires ${requirementText(v.requirement)}` : u ? u.reason : '');
       return `${c.clause}: ${c.outcome}: ${why}`;
     })
     .join('\n');

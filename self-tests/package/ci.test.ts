@@ -89,7 +89,7 @@ test('the action fails the job on a violation, after the report is written, and 
   expect(gated.log).toContain('::error title=Conformance FAIL::');
   // The failed clause is an annotation of its own, which the runner reads from the run step's log.
   expect(ran.log.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
-    '::error title=Conformance%3A projects.project.health-range failed::the health of a project lies between 0 and 100: GET /api/admin/projects → 200: at /projects/0/health received 100.5; required a value of at most 100',
+    '::error title=Conformance%3A projects.project.health-range failed::the health of a project lies between 0 and 100: GET /api/admin/projects → 200: at /projects/0/health: received 100.5; the document requires a value of at most 100',
   ]);
   expect(existsSync(path.join(r.workspace, 'conformance-report', 'conformance.json'))).toBe(true);
 });

@@ -85,6 +85,8 @@ test('the installed command passes a conformant target, and writes the reports w
   expect(passed.exitCode, passed.output).toBe(0);
   expect(reportIn(path.join(app, 'conformance-report')).verdict).toBe('pass');
   expect(existsSync(path.join(app, 'conformance-report', 'junit.xml'))).toBe(true);
+  // The built suite reads its version from the package.json one folder above dist/.
+  expect(reportIn(path.join(app, 'conformance-report')).suite.version).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
 });
 
 // A cron job or a hand-run on a staging host (no CI variable) whose configuration went missing must not pass.

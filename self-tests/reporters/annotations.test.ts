@@ -70,12 +70,12 @@ test('each failed clause is an error annotation naming it, with its sentence and
     {
       command: 'error',
       title: 'Conformance: clause.00 failed',
-      message: 'requirement 0: GET /api/admin/projects → 200: at /health received 101; required at most 100',
+      message: 'requirement 0: GET /api/admin/projects → 200: at /health: received 101; the document requires at most 100',
     },
     {
       command: 'error',
       title: 'Conformance: clause.01 failed',
-      message: 'requirement 1: GET /api/admin/projects → 200: at /health received 101; required at most 100',
+      message: 'requirement 1: GET /api/admin/projects → 200: at /health: received 101; the document requires at most 100',
     },
   ]);
 });

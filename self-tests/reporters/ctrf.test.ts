@@ -63,7 +63,7 @@ function ctrfProblems(report: ReportView, ctrf: CtrfReport): string[] {
     if (t.labels?.clause !== c.id || t.labels?.section !== c.section || t.labels?.target !== report.target?.name)
       problems.push(`${c.id}: labels ${JSON.stringify(t.labels)}`);
     const v = c.status === 'failed' || c.status === 'known-deviation' ? c.evidence?.violations[0] : undefined;
-    if (v && !(t.message?.includes(`received ${v.received}`) && t.message.includes(`required ${v.required}`)))
+    if (v && !t.message?.includes(`received ${v.received}; the document requires ${v.required}`))
       problems.push(`${c.id}: the message does not say what was received and required`);
   });
   for (const status of ['passed', 'failed', 'skipped', 'pending', 'other'] as const)
@@ -131,7 +131,7 @@ const table = buildConformanceReport(
   [
     { clause: 'a.passed', outcome: 'passed' },
     { clause: 'b.failed', outcome: 'failed', evidence: evidence('b.failed'), reason: 'violated: /health received 101' },
-    { clause: 'c.errored', outcome: 'errored', reason: 'could not evaluate: no answer' },
+    { clause: 'c.errored', outcome: 'errored', reason: 'the run errored: no answer' },
     { clause: 'd.deviation', outcome: 'failed', evidence: evidence('d.deviation'), reason: 'violated, and known' },
     { clause: 'e.not-exercised', outcome: 'not-exercised', reason: 'needs CONFORMANCE_SIGNUP_TOKENS' },
     { clause: 'g.observed', outcome: 'passed' },
@@ -157,8 +157,8 @@ test('each status of the suite is the CTRF status designed for it, and stays in 
 test('a test says why it has its status: the violation received and required, the deviation, what was not exercised', () => {
   const byId = new Map(parsed(table).results.tests.map((t) => [t.testId, t]));
   expect(byId.get('a.passed')?.message).toBeUndefined();
-  expect(byId.get('b.failed')?.message).toBe('GET /api/admin/projects → 200: at /health received 101; required an integer from 0 to 100');
-  expect(byId.get('c.errored')?.message).toBe('errored, no verdict: could not evaluate: no answer');
+  expect(byId.get('b.failed')?.message).toBe('GET /api/admin/projects → 200: at /health: received 101; the document requires an integer from 0 to 100');
+  expect(byId.get('c.errored')?.message).toBe('errored, no verdict: the run errored: no answer');
   expect(byId.get('d.deviation')?.message).toBe(
     `known deviation, not counted until it expires: accepted until 9.0; violated: ${byId.get('b.failed')?.message}`,
   );

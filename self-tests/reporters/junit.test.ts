@@ -13,7 +13,7 @@ const HOSTILE = 'a "quote" & <tag> \u001b[31m\u202e and ]]> end';
 const RUNS: ClauseRun[] = [
   { clause: 'a.passed', outcome: 'passed' },
   { clause: 'b.failed', outcome: 'failed', reason: `violated: ${HOSTILE}` },
-  { clause: 'c.errored', outcome: 'errored', reason: `could not evaluate: ${HOSTILE}` },
+  { clause: 'c.errored', outcome: 'errored', reason: `the run errored: ${HOSTILE}` },
   { clause: 'd.deviation', outcome: 'failed', reason: 'violated, and known' },
   { clause: 'e.not-exercised', outcome: 'not-exercised', reason: 'needs CONFORMANCE_SIGNUP_TOKENS' },
   { clause: 'g.observed', outcome: 'passed' },
@@ -66,7 +66,7 @@ test('an errored clause is an <error>, a violation a <failure>, a known deviatio
     expect(parsed.cases[4].message).toBe('not exercised: needs CONFORMANCE_SIGNUP_TOKENS');
     expect(parsed.cases[5].message).toMatch(/^not judged: /);
     // What a target wrote arrives as text: its controls shown as escapes, nothing of it markup.
-    expect(parsed.cases[2].message).toContain('could not evaluate: a "quote" & <tag> \\u001b[31m\\u202e and ]]> end');
+    expect(parsed.cases[2].message).toContain('the run errored: a "quote" & <tag> \\u001b[31m\\u202e and ]]> end');
     expect(parsed.properties).toMatchObject({ verdict: 'fail', 'claim.profiles': 'core,tokens', 'profile.tokens': 'claimed, not-judged' });
   } finally {
     await browser.close();

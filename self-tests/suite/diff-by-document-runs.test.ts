@@ -64,7 +64,7 @@ test('a diff of the two bundles names the changed row, and the clause as changed
   expect(
     lines.find((l) =>
       l.startsWith(
-        `  ${ID} (MUST, passed → failed): the document changed 2.5 Project object, featureCount: required no → yes; GET /api/admin/projects: /projects/0/featureCount`,
+        `  ${ID} (MUST, passed → failed): the document changed 2.5 Project object, featureCount: required no → yes; GET /api/admin/projects → 200: at /projects/0/featureCount:`,
       ),
     ),
   ).toBeDefined();
@@ -103,7 +103,7 @@ test('a clause that fails at a field the changed row does not name regressed, th
   const lines = run.stdout.trim().split('\n');
   const regressed = lines.slice(lines.indexOf('regressed (1):') + 1)[0];
   expect(regressed).toBe(
-    `  ${ID} (MUST, passed → failed): GET /api/admin/projects: /projects/0/name is nothing (the field is absent); the field "name" to be present; ` +
+    `  ${ID} (MUST, passed → failed): GET /api/admin/projects → 200: at /projects/0/name: received nothing (the field is absent); the document requires the field "name" to be present; ` +
       'the document changed 2.5 Project object, featureCount: required no → yes, which this clause rests on, but its violation at /projects/0/name lies at none of their fields',
   );
   expect(lines).not.toContain('changed by the document (1):');

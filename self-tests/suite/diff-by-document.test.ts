@@ -21,7 +21,7 @@ const violation = (pointer: string, required = 'a value of type number') => ({
   pointer,
   received: 'absent',
   required,
-  request: { method: 'GET', path: '/api/admin/projects' },
+  request: { method: 'GET', path: '/api/admin/projects', status: 200 },
 });
 
 const clause = (status: ClauseStatus, violations: ReturnType<typeof violation>[] = [], violationsCut = 0, id = ID): ClauseResult =>
@@ -56,8 +56,9 @@ function diffOf(before: ClauseResult, after: ClauseResult, documents: DocumentCo
 }
 
 /** The judge's words for the violations and the row change the cases below are made of. */
-const FEATURE_COUNT_ABSENT = 'GET /api/admin/projects: /projects/0/featureCount is absent; the field "featureCount" to be present';
-const NAME_ABSENT = 'GET /api/admin/projects: /projects/0/name is absent; the field "name" to be present';
+const FEATURE_COUNT_ABSENT =
+  'GET /api/admin/projects → 200: at /projects/0/featureCount: received absent; the document requires the field "featureCount" to be present';
+const NAME_ABSENT = 'GET /api/admin/projects → 200: at /projects/0/name: received absent; the document requires the field "name" to be present';
 const REQUIRED_NOW = 'the document changed 2.5 Project object, featureCount: required no → yes';
 /** The row change named where the clause rests on it, yet the change does not account for the clause's. */
 const requiredNowBut = (unaccounted: string) => `${REQUIRED_NOW}, which this clause rests on, but ${unaccounted}`;
@@ -109,7 +110,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [violation('/projects/0/projectId', 'the field "projectId" to be present')]),
     rows: [row('id')],
     kind: 'regressed',
-    why: 'GET /api/admin/projects: /projects/0/projectId is absent; the field "projectId" to be present; the document changed 2.5 Project object, id: required no → yes, which this clause rests on, but its violation at /projects/0/projectId lies at none of their fields',
+    why: 'GET /api/admin/projects → 200: at /projects/0/projectId: received absent; the document requires the field "projectId" to be present; the document changed 2.5 Project object, id: required no → yes, which this clause rests on, but its violation at /projects/0/projectId lies at none of their fields',
   },
   {
     description: 'a union whose violation is the object, named by what it requires',
@@ -117,7 +118,7 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('failed', [violation('/projects/0/owners/0', 'an ownerType of "user", "group" or "system"')]),
     rows: [{ ...row('ownerType'), table: '2.6 Owner object', aspect: 'enum', old: 'group, system, team, user', new: 'group, system, user' }],
     kind: 'changed-by-document',
-    why: 'the document changed 2.6 Owner object, ownerType: enum group, system, team, user → group, system, user; GET /api/admin/projects: /projects/0/owners/0 is absent; an ownerType of "user", "group" or "system"',
+    why: 'the document changed 2.6 Owner object, ownerType: enum group, system, team, user → group, system, user; GET /api/admin/projects → 200: at /projects/0/owners/0: received absent; the document requires an ownerType of "user", "group" or "system"',
   },
   {
     description: 'a clause that passes where a row made a field optional',

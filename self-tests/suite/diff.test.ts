@@ -153,7 +153,7 @@ test('why names the violation that differs, not the first, which both runs share
   expect(diff.changes.map((c) => [c.kind, c.why])).toEqual([
     [
       'evidence-changed',
-      'GET /api/admin/invite-link/tokens/$SIGNUP_TOKEN_2: /enabled is true; false, since expiresAt 2026-11-25T10:00:00.000Z lies before the request (2026-11-25T10:00:09.513Z)',
+      'GET /api/admin/invite-link/tokens/$SIGNUP_TOKEN_2 → 200: at /enabled: received true; the document requires false, since expiresAt 2026-11-25T10:00:00.000Z lies before the request (2026-11-25T10:00:09.513Z)',
     ],
     ['observation-changed', '/fields: added "x"'],
   ]);
@@ -162,7 +162,7 @@ test('why names the violation that differs, not the first, which both runs share
     { source: 'new', reports: [{ ...report('unleash', 'passed'), clauses: [failing('failed', forbidden)] }] },
   );
   expect(gone.changes.map((c) => c.why)).toEqual([
-    expect.stringMatching(/^no longer: GET \/api\/admin\/invite-link\/tokens\/\$SIGNUP_TOKEN_2: \/enabled is true/),
+    expect.stringMatching(/^no longer: GET \/api\/admin\/invite-link\/tokens\/\$SIGNUP_TOKEN_2 → 200: at \/enabled: received true;/),
   ]);
 });
 

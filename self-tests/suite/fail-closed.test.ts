@@ -22,7 +22,7 @@ test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() 
 const expiredEnabledEnv = () => referenceTargetEnv(`${server.url}/variants/${expiredEnabled.name}`);
 
 // The clauses a run judges are chosen in Playwright by --grep, --grep-invert or --project; the reports are the
-// engine's for the clauses chosen (a run of the command that narrows by --project: reporters/multi-target.test.ts).
+// engine's for the clauses chosen (a run of the command that narrows by --project: self-tests/reporters/multi-target.test.ts).
 test('leaving the failing clause out of those judged, as --grep-invert does, is partial, exit code 3, and names the clauses not judged', async () => {
   const others = loadCatalogue()
     .map((c) => c.id)

@@ -59,7 +59,7 @@ function judgedRun(results: [string, ClauseResult][], recording: Recording, erro
 /** A run the preflight stopped: global setup throws, and the report errors every clause with the stop's first line. */
 function stoppedRun(problem: string, recording: Recording): JudgedRun {
   const error = runStopped(problem).message;
-  const reason = `not evaluated: ${error.split('\n')[0]}`;
+  const reason = `the run errored: ${error.split('\n')[0]}`;
   return judgedRun(
     loadCatalogue().map((c) => [c.id, { status: 'errored', reason }]),
     recording,
