@@ -4,10 +4,12 @@
 
 /**
  * C0 and C1 controls, DEL, bidi embeddings, overrides, isolates and marks, line and paragraph separators,
- * zero-width and other invisible format characters, tag characters, and lone surrogate halves.
+ * zero-width and other invisible format characters, tag characters, lone surrogate halves, and the noncharacters
+ * (U+FDD0 to U+FDEF, and the last two code points of every plane): no XML 1.0 document may hold U+FFFE or U+FFFF,
+ * nor a lone surrogate, so that whatever a target sends, every XML file the suite writes stays XML.
  */
 const HIDDEN =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\ufff9-\ufffb\uffa0]|[\u{e0000}-\u{e0fff}]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufdd0-\ufdef\ufe00-\ufe0f\ufeff\ufff9-\ufffb\ufffe\uffff\uffa0]|[\u{e0000}-\u{e0fff}\u{1fffe}\u{1ffff}\u{2fffe}\u{2ffff}\u{3fffe}\u{3ffff}\u{4fffe}\u{4ffff}\u{5fffe}\u{5ffff}\u{6fffe}\u{6ffff}\u{7fffe}\u{7ffff}\u{8fffe}\u{8ffff}\u{9fffe}\u{9ffff}\u{afffe}\u{affff}\u{bfffe}\u{bffff}\u{cfffe}\u{cffff}\u{dfffe}\u{dffff}\u{efffe}\u{effff}\u{ffffe}\u{fffff}\u{10fffe}\u{10ffff}]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

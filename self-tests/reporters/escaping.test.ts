@@ -4,6 +4,7 @@ import type { ClauseEvidence, ExchangeEvidence } from '../../harness/judging/ver
 import { buildConformanceReport, type ClauseRun, type ConformanceReport, type RunMeta } from '../../reporters/conformance-result.ts';
 import { consoleSummary } from '../../reporters/console-summary.ts';
 import { renderHtml } from '../../reporters/html.ts';
+import { renderJunit } from '../../reporters/junit.ts';
 import { renderConformancePage, renderMarkdown } from '../../reporters/markdown.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
@@ -193,4 +194,24 @@ test('index.html shows every quoted string as text: no element, script or hidden
   } finally {
     await browser.close();
   }
+});
+
+/** A character XML 1.0 forbids (its Char production): what no XML file may hold, whatever a target sent. */
+const NOT_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+// Whatever a target sends, every XML file is XML 1.0: controls, lone surrogate halves and noncharacters of every
+// plane, quoted as evidence, are written as escapes in junit.xml, of one target and of several.
+test('every XML file is XML 1.0 whatever a target sends: controls, noncharacters of every plane and lone surrogates are escaped', () => {
+  const forbidden = ['\ufffe', '\uffff', '\ufdd0', '\ufdef', '\u{1fffe}', '\u{10ffff}', '\ud800', '\udfff', '\u0000', '\u000b', '\u001f'];
+  const report = reportQuoting(`quoted ${forbidden.join(' ')} end`);
+  const single = renderJunit([report]);
+  const several = renderJunit([report, { ...report, target: { ...report.target, name: `second ${forbidden.join('')}` } }]);
+  for (const xml of [single, several]) {
+    expect(xml.match(NOT_XML)).toBeNull();
+    // Each is shown, as the notation received values use, never dropped.
+    expect(xml).toContain('\\ufffe');
+    expect(xml).toContain('\\u{10ffff}');
+  }
+  // The badge and the page are XML-like too.
+  expect(renderHtml(report).match(NOT_XML)).toBeNull();
 });
