@@ -18,7 +18,9 @@ export interface DocumentPart {
   tables: MarkdownTable[];
 }
 
-const HEADING = /^#{2,6} (\d+(?:\.\d+)*)\.? +(.+?)\s*$/;
+// The title is taken whole and trimmed after: a lazy title before trailing spaces (`(.+?)\s*$`) tries every split of
+// a line's spaces, quadratic in a line of a file anyone may hand the command.
+const HEADING = /^#{2,6} (\d+(?:\.\d+)*)\.? +(\S.*)$/;
 const TABLE_LINE = /^\s*\|/;
 const SEPARATOR = /^\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$/;
 
@@ -61,7 +63,7 @@ export function documentParts(text: string): DocumentPart[] {
     const heading = HEADING.exec(line);
     if (heading) {
       endPart();
-      parts.push({ number: heading[1], heading: heading[2], prose: '', tables: [] });
+      parts.push({ number: heading[1], heading: heading[2].trimEnd(), prose: '', tables: [] });
     } else {
       endTable();
       prose.push(line);
