@@ -3,13 +3,19 @@ import { diffCommand } from '../commands/diff-command.ts';
 import { documentCommand } from '../commands/document-command.ts';
 import { mergeCommand } from '../commands/merge-command.ts';
 import { verifyCommand } from '../commands/verify-command.ts';
+import { forTheLog } from '../harness/files/visible.ts';
 import { SILENT } from './output.ts';
 
 // The commands that read runs, as functions: each takes the command line's words after its name and gives the
 // exit code the command exits with; its lines go to `io.output` (silent unless given).
 
 /** The io of a call: the caller's, each part defaulting to silence, no variables and the process's folder. */
-const ioOf = (io: Partial<CommandIO> = {}): CommandIO => ({ output: io.output ?? SILENT, env: io.env ?? {}, cwd: io.cwd ?? processIO().cwd });
+const ioOf = (io: Partial<CommandIO> = {}): CommandIO => {
+  const to = io.output ?? SILENT;
+  // Each line fit for a CI log, as a run's are.
+  const output = { out: (text: string) => to.out(forTheLog(text)), err: (text: string) => to.err(forTheLog(text)) };
+  return { output, env: io.env ?? {}, cwd: io.cwd ?? processIO().cwd };
+};
 
 /** `verify <bundle> [--anyway] [--key FILE]`: 0 verified, 1 a difference, 2 not verifiable here. */
 export const verify = (args: string[], io?: Partial<CommandIO>): Promise<number> => verifyCommand(args, ioOf(io));

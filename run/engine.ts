@@ -1,7 +1,7 @@
 import type { Source } from '../harness/config/sources.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
-import { visible } from '../harness/files/visible.ts';
+import { forTheLog, visible } from '../harness/files/visible.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import { judgeTargets } from './judge-run.ts';
 import { SILENT, TERMINAL, type Output } from './output.ts';
@@ -18,8 +18,11 @@ import { variablesOf, type ConformanceOptions } from './settings.ts';
 /** The exit code of a configuration error: nothing was sent. */
 export const CONFIGURATION_EXIT_CODE = 2;
 
-const outputOf = (given: ConformanceOptions['output']): Output =>
-  given === 'terminal' ? TERMINAL : given === undefined || given === 'silent' ? SILENT : given;
+/** Where the run's lines go, each line fit for a CI log (forTheLog). */
+function outputOf(given: ConformanceOptions['output']): Output {
+  const to = given === 'terminal' ? TERMINAL : given === undefined || given === 'silent' ? SILENT : given;
+  return { out: (text) => to.out(forTheLog(text)), err: (text) => to.err(forTheLog(text)) };
+}
 
 /** The clauses a caller names, each checked against the catalogue; undefined selects every clause. */
 function selectionOf(clauses: unknown): Selection | undefined {

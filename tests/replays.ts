@@ -1,11 +1,17 @@
 import type { TestResult } from '@playwright/test/reporter';
+import { forTheLog } from '../harness/files/visible.ts';
 import type { Replay } from './replay-file.ts';
 import type { ClauseResult, ClauseStatus, ConformanceReport } from '../reporters/conformance-result.ts';
 
 // What each clause's test does, read off the reports the engine built: the workers replay it (replay-file.ts).
 
-/** What a clause's test does with the status its target's report gave it. */
+/** What a clause's test does with the status its target's report gave it, in words Playwright prints to a CI log. */
 function replayOf(result: ClauseResult): Replay {
+  const replay = wordsOf(result);
+  return { ...replay, message: replay.message && forTheLog(replay.message), deviation: replay.deviation && forTheLog(replay.deviation) };
+}
+
+function wordsOf(result: ClauseResult): Replay {
   if (result.status === 'not-exercised') return { status: result.status, message: `not exercised: ${result.reason}` };
   if (result.status === 'observed') return { status: result.status, message: 'observed: recorded, never judged (the document leaves it open)' };
   if (result.status === 'known-deviation') return { status: result.status, message: result.reason, deviation: result.deviation?.reason };

@@ -2,7 +2,7 @@ import type { FullResult, Reporter, Suite } from '@playwright/test/reporter';
 import { projectsOf } from '../run/fleet.ts';
 import type { Output } from '../run/output.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
-import { visible } from '../harness/files/visible.ts';
+import { forTheLog, visible } from '../harness/files/visible.ts';
 import { buildReports, writeReports, type RunEnd, type Selection } from '../run/report-run.ts';
 import type { RunResult } from '../run/result.ts';
 import { leaveReplayFile } from './replay-file.ts';
@@ -37,8 +37,8 @@ function selectionOf(suite: Suite): Selection {
 function held(): Output & { flush(): void } {
   const lines: [NodeJS.WriteStream, string][] = [];
   return {
-    out: (text) => void lines.push([process.stdout, text]),
-    err: (text) => void lines.push([process.stderr, text]),
+    out: (text) => void lines.push([process.stdout, forTheLog(text)]),
+    err: (text) => void lines.push([process.stderr, forTheLog(text)]),
     flush: () => {
       for (const [stream, text] of lines.splice(0)) stream.write(text);
     },

@@ -25,3 +25,11 @@ export type Layout = 'line' | 'block';
 export function visible(text: string, layout: Layout = 'line'): string {
   return text.replace(HIDDEN, (char) => (layout === 'block' && (char === '\n' || char === '\t') ? char : escapeOf(char)));
 }
+
+/**
+ * A line for a CI log: GitHub's runner takes `##[` anywhere in a line for a legacy workflow command
+ * (`##[error]`, `##[stop-commands]`), so the `[` of every `##[` is written as its escape. Applied where lines are
+ * printed, to text already redacted: everything a target or a file supplies that reaches a log is escaped this
+ * way, once, and the suite's own lines never hold `##[`.
+ */
+export const forTheLog = (text: string): string => text.replace(/##\[/g, '##\\u005b');

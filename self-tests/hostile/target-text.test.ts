@@ -4,6 +4,7 @@ import path from 'node:path';
 import { launchChromium } from '../support/browser.ts';
 import { HOSTILE_FIELD_NAMES, QUICK_TIMEOUTS, hostileText, withServer } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
+import { replaysOfRun } from '../../tests/replays.ts';
 
 // Text from a target never reaches the terminal raw, and every report shows it as text: a run against a
 // target that writes terminal sequences, bidi overrides, HTML and Markdown into values, field names, error
@@ -19,7 +20,7 @@ function strings(value: unknown): string[] {
   return Object.entries(value).flatMap(([k, v]) => [...(Array.isArray(value) ? [] : [k]), ...strings(v)]);
 }
 
-test('terminal sequences, bidi overrides, HTML and Markdown from a target are shown escaped in the terminal, JUnit and every report', async () => {
+test('terminal sequences, bidi overrides, HTML, Markdown and workflow commands from a target are shown escaped in the terminal, JUnit and every report', async () => {
   await withServer(hostileText(), async (server) => {
     const run = await runSuite(referenceTargetEnv(server.url, QUICK_TIMEOUTS));
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
@@ -33,6 +34,13 @@ test('terminal sequences, bidi overrides, HTML and Markdown from a target are sh
     expect(read('summary.md')).not.toMatch(/(?<!\\)<(img|script)/);
     // The escapes say what was there.
     expect(run.stdout).toContain('\\u001b[2J\\u001b]8;;http://evil.invalid\\u0007click');
+    // No workflow command of the target's reaches a CI log: not in the run's lines, not in what Playwright prints of each test.
+    const replayed = Object.values(replaysOfRun([{ name: 'hostile', report: run.report! }], undefined)['']).map((r) => `${r.message} ${r.deviation}`);
+    for (const printed of [run.stdout, run.stderr, ...replayed]) expect(printed).not.toContain('##[');
+    // The report keeps what was received, as data; what a log shows of it is escaped.
+    expect(JSON.stringify(run.report)).toContain('##[error]x');
+    expect(run.stdout).toContain('##\\u005berror]x');
+    expect(replayed.join('\n')).toContain('##\\u005berror]x');
     expect(JSON.stringify(run.report)).toContain('\\\\u009b31m\\\\u202eevil');
     // Field names that every object inherits are observed like any other unknown field.
     const observed = run.report?.clauses.find((c) => c.id === 'projects.observe.unknown-fields')?.evidence?.observations as { fields: { field: string }[] };

@@ -236,9 +236,12 @@ export function answeringWith(status: number, when: (req: IncomingMessage) => bo
   return serveHttp((req, res) => (when(req) ? writeAnswer(res, status, { 'content-type': 'application/json' }, body) : writeFaithful(req, res)));
 }
 
-/** Terminal sequences, bidi overrides, HTML and Markdown that a target may write into any text: shown, never obeyed. */
+/**
+ * Terminal sequences, bidi overrides, HTML and Markdown, and GitHub's workflow commands (the legacy `##[…]` form,
+ * which its runner finds anywhere in a line) that a target may write into any text: shown, never obeyed.
+ */
 export const HOSTILE_TEXT =
-  '\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
+  '##[error]x\u001b[2J\u001b]8;;http://evil.invalid\u0007click\u001b]8;;\u0007\u009b31m\u202eevil\u2066 <img src=x onerror="window.injected=1"><script>window.injected=2</script> `|*_[x](javascript:alert(1)) @team\n# forged';
 
 /** Field names every object inherits, and hostile text, as names of fields the document does not define. */
 export const HOSTILE_FIELD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', HOSTILE_TEXT];
