@@ -405,3 +405,36 @@ test('a deviations file nested far deeper than a settings file is refused at onc
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// A configuration error quotes what a file or a variable gave (a path, a base URL, a value): a line break in it
+// would start a line of its own in a CI log (a workflow command, `::error::`), a bidi override would reorder the
+// line. Every such character is written as an escape, in the one line and in the report.
+test('escaped quotes: whatever a configuration error quotes of a file or a variable is escaped, so no line it prints starts a workflow command or reorders text', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-quoted-'));
+  try {
+    const planted = path.join(dir, 'x\n::error::planted\u202e.yaml');
+    for (const [env, line] of [
+      [{ CONFORMANCE_TARGET: planted }, `the target file ${dir}/x\\n::error::planted\\u202e.yaml cannot be read (ENOENT)`],
+      [
+        referenceTargetEnv('http//flags\u202e.example.com\r\n::error::planted'),
+        'CONFORMANCE_BASE_URL is not an absolute URL: "http//flags\\u202e.example.com\\r\\n::error::planted" (expected e.g. https://unleash.example.com)',
+      ],
+      [
+        referenceTargetEnv('http://127.0.0.1:9', { CONFORMANCE_RUN_TIMEOUT_MS: '10m\u2029::error::planted' }),
+        'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m\\u2029::error::planted"',
+      ],
+      [
+        referenceTargetEnv('http://127.0.0.1:9', { CONFORMANCE_OPENAPI_PATH: '/docs openapi\u2066' }),
+        'CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "/docs openapi\\u2066"',
+      ],
+    ] as const) {
+      const run = await runSuite(env);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
+      expect(run.stderr).not.toMatch(/[\u2028\u2029\u202e\r]/);
+      expect(run.report?.errors).toEqual([`configuration error: ${line}`]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
