@@ -3,6 +3,7 @@ import { ConfigError } from '../files/config-error.ts';
 import { targetConfig, type TargetConfig } from './config.ts';
 import { readSettings, SHARD_VARIABLE, TARGETS_VARIABLE, type Settings } from './settings.ts';
 import { variable } from './sources.ts';
+import { NAME_MAX_CHARACTERS } from './target-name.ts';
 
 // The run's targets: the one the settings describe, or those of CONFORMANCE_TARGETS, each in a report folder of
 // its own, and the share of them a shard judges.
@@ -10,11 +11,15 @@ import { variable } from './sources.ts';
 /** The identity of a sharded run, one value shared by its shards, so that a merge refuses shards of different runs. */
 export const RUN_ID_VARIABLE = 'CONFORMANCE_RUN_ID';
 
-/** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
+/**
+ * A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`; ASCII
+ * alone, and no longer than a name may be (target-name.ts), so that any file system takes it.
+ */
 export const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')
+    .slice(0, NAME_MAX_CHARACTERS)
     .replace(/^[.-]+|[.-]+$/g, '') || 'target';
 
 /** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */

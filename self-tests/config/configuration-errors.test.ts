@@ -162,6 +162,31 @@ const MISTAKES: Mistake[] = [
     },
     line: 'the targets "Staging" and "staging" would share the report folder targets/staging; give them names that differ in more than case or punctuation',
   },
+  // A name is bounded: its report folder's name is made of it (ENAMETOOLONG was an error of the suite's own, exit 3).
+  {
+    title: 'a name bound: a target name of 10 KB in a file of CONFORMANCE_TARGETS',
+    run: true,
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'a.yaml'), `name: ${'eu-'.repeat(3400)}\nbaseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\n`);
+      return { CONFORMANCE_TARGETS: path.join(dir, 'a.yaml') };
+    },
+    line: "the target file $DIR/a.yaml: CONFORMANCE_TARGET_NAME (name) is 10200 characters long; a target's name is at most 253 characters, which its report folder's name is made of",
+  },
+  {
+    title: 'a name bound: a base URL whose host, the name of a target given none, is 10 KB long',
+    env: () => referenceTargetEnv(`http://${'a'.repeat(60)}${'.b'.repeat(5000)}.example`),
+    line: "the target's name, the host of CONFORMANCE_BASE_URL (baseUrl) when no name is given, is 10068 characters long; a target's name is at most 253 characters, which its report folder's name is made of: give it a name",
+  },
+  {
+    title: 'a name bound: a target name holding a line break and a workflow command',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_TARGET_NAME: 'staging\n::error::planted' }),
+    line: "CONFORMANCE_TARGET_NAME (name) holds a control, line break, bidi or invisible character at position 8 (\\n); a target's name is one line of visible characters",
+  },
+  {
+    title: 'a name bound: a target name holding a bidi override',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_TARGET_NAME: 'staging\u202egnitsaelp' }),
+    line: "CONFORMANCE_TARGET_NAME (name) holds a control, line break, bidi or invisible character at position 8 (\\u202e); a target's name is one line of visible characters",
+  },
   {
     title: 'an evidence bundle to replay that is set but empty',
     run: true,
