@@ -15,6 +15,12 @@ import { TOKEN_KEYS, targetSource, type TargetEntry } from './target-file.ts';
 // the file can be committed and the tokens stay in the CI's secret store. It is checked against its schema
 // (harness/files/schemas/fleet-file.schema.json) where it is read, after the mistakes that have words of their own.
 
+/**
+ * The most targets a run judges, its shards' together (each shard reads them all, to name them in its report): a
+ * fleet beyond it is split into several runs. docs/configuration.md gives it.
+ */
+export const TARGETS_MAX = 10_000;
+
 /** A name an environment variable can have, so that a token or a typo is never taken for one. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
@@ -65,6 +71,11 @@ function checkFleet(
   if (extra !== undefined) throw new ConfigError(`the fleet file ${file} has a key besides defaults and targets, which is all it holds`);
   if (!Array.isArray(fleet.targets) || fleet.targets.length === 0)
     throw new ConfigError(`the fleet file ${file}: targets must be a list of one target or more`);
+  // Counted before any target is checked: each check is linear, but a run of more is not one this suite takes.
+  if (fleet.targets.length > TARGETS_MAX)
+    throw new ConfigError(
+      `the fleet file ${file} lists ${fleet.targets.length} targets; a run judges at most ${TARGETS_MAX}, its shards' together: split the fleet into several runs`,
+    );
   if (fleet.defaults !== undefined) {
     checkTokenKeys(fleet.defaults, `the fleet file ${file}: defaults`);
     const own = ['name', 'baseUrl'].find((k) => k in (fleet.defaults as object));

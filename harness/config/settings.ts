@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
 import { readYamlFile } from '../files/yaml-file.ts';
 import { deviationsFile } from './deviations.ts';
-import { fleetEntries } from './fleet-file.ts';
+import { fleetEntries, TARGETS_MAX } from './fleet-file.ts';
 import { readNamedFiles, type NamedFiles } from './named-files.ts';
 import { networkFiles } from './network-settings.ts';
 import { readSigningKeys, signingKeyFile, type SigningKeys } from './signing.ts';
@@ -76,7 +76,16 @@ function describedTargets(variables: Variables, env: Source, cwd: string): Pick<
   }
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
-  return { multi: true, entries: files.flatMap((given) => entriesOf(given, env, cwd)) };
+  const entries: TargetEntry[] = [];
+  for (const given of files) {
+    entries.push(...entriesOf(given, env, cwd));
+    // Counted file by file, so that no file is read beyond the bound.
+    if (entries.length > TARGETS_MAX)
+      throw new ConfigError(
+        `${TARGETS_VARIABLE} names more than ${TARGETS_MAX} targets; a run judges at most ${TARGETS_MAX}, its shards' together: split them into several runs`,
+      );
+  }
+  return { multi: true, entries };
 }
 
 /**

@@ -8,6 +8,13 @@ let parser: typeof import('yaml') | undefined;
 const yaml = () => (parser ??= require('yaml') as typeof import('yaml'));
 
 /**
+ * The most bytes a YAML settings file (a target, fleet or deviations file) may hold: the parser takes seconds and
+ * hundreds of MiB for each few MiB (16 MiB took 27 s and 1 GiB here), and the largest fleet a run takes holds about
+ * 1.5 MiB.
+ */
+export const MAX_YAML_BYTES = 4 * 2 ** 20;
+
+/**
  * A YAML file's content. Errors name the file, the kind of mistake and where it is, and never the text:
  * an unquoted token such as `*:*.abc` reads as an alias, and the parser would quote it back.
  */
@@ -18,6 +25,10 @@ export function readYamlFile(file: string, what: string): unknown {
 /** The content of a YAML file already read (once, with the settings that name it), checked as readYamlFile checks it. */
 export function yamlContent(read: SettingFileRead, file: string, what: string): unknown {
   if ('reason' in read) throw new ConfigError(`${what} ${file} cannot be read (${read.reason})`);
+  if (read.bytes.length > MAX_YAML_BYTES)
+    throw new ConfigError(
+      `${what} ${file} holds more than ${MAX_YAML_BYTES / 2 ** 20} MiB, the most a YAML settings file may (the largest fleet a run takes holds about 1.5 MiB)`,
+    );
   const text = read.bytes.toString('utf8');
   const deep = deepestLine(text);
   if (deep !== undefined)

@@ -184,3 +184,31 @@ test('a fleet has no project per target: --project is refused in one line, exit 
     'conformance: configuration error: --project selects one of at most 8 targets; this run has 9, one test per clause for them all: give CONFORMANCE_TARGETS only the targets to judge',
   ]);
 });
+
+// What a fleet reads is bounded, by size and by count, each with one line: a 15 MiB fleet file of 185,043 targets
+// (under the 16 MiB of other settings files) used to be parsed for half a minute and checked in quadratic time,
+// and no request went out in five minutes.
+test('fleet bounds: a fleet file larger than a YAML settings file may be is refused by its size, before it is parsed', async () => {
+  const lines = Array.from({ length: 60_000 }, (_, i) => `  - { name: t${i}, baseUrl: "https://deployment-${i}.flags.example.com", adminTokenFrom: EU_TOKEN }`);
+  const file = fleet(`targets:\n${lines.join('\n')}\n`);
+  const run = await runSuite({ CONFORMANCE_TARGETS: file, ...TOKENS });
+  expect(run.exitCode, run.stderr).toBe(2);
+  expect(run.stderr).toBe(
+    `conformance: configuration error: the target file ${file} holds more than 4 MiB, the most a YAML settings file may (the largest fleet a run takes holds about 1.5 MiB)\n`,
+  );
+});
+
+test('fleet bounds: a fleet of more targets than a run judges is refused by its count in one line, and so are files that list more together', () => {
+  const targets = (from: number, n: number) => Array.from({ length: n }, (_, i) => `  - { name: t${from + i}, baseUrl: "http://127.0.0.1:9" }`).join('\n');
+  const one = fleet(`defaults: { adminTokenFrom: EU_TOKEN }\ntargets:\n${targets(0, 10_001)}\n`);
+  expect(() => loadTargets({ CONFORMANCE_TARGETS: one, ...TOKENS }, dir)).toThrow(
+    new ConfigError(`the fleet file ${one} lists 10001 targets; a run judges at most 10000, its shards' together: split the fleet into several runs`),
+  );
+  const [a, b] = [
+    fleet(`defaults: { adminTokenFrom: EU_TOKEN }\ntargets:\n${targets(0, 6000)}\n`),
+    fleet(`defaults: { adminTokenFrom: EU_TOKEN }\ntargets:\n${targets(6000, 6000)}\n`),
+  ];
+  expect(() => loadTargets({ CONFORMANCE_TARGETS: `${a},${b}`, ...TOKENS }, dir)).toThrow(
+    new ConfigError("CONFORMANCE_TARGETS names more than 10000 targets; a run judges at most 10000, its shards' together: split them into several runs"),
+  );
+});
