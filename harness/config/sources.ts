@@ -136,9 +136,12 @@ export function reportDirOf(env: Source, cwd: string): string | undefined {
   }
 }
 
+/** Whether a folder is named by a `~` no shell expanded (`~`, `~/reports`, `~user/reports`), which names no folder the user meant. */
+export const isUnexpandedHome = (named: string) => named.trimStart().startsWith('~');
+
 /** Where the reports go, given the environment and `.env` as read, unchecked. */
 export function reportDirIn(env: Source, dotenv: Source, cwd: string): string | undefined {
   const named = env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report';
-  // Spaces alone name no folder (the configuration refuses them): none is taken.
-  return named.trim() === '' ? undefined : path.resolve(cwd, named);
+  // Spaces alone, or a `~` no shell expanded, name no folder (the configuration refuses them): none is taken.
+  return named.trim() === '' || isUnexpandedHome(named) ? undefined : path.resolve(cwd, named);
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { runCommand, runSuite, runSuiteProcess } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
@@ -126,6 +127,8 @@ test('-- --list lists the tests a filter selects, is no verdict, exit code 3, an
 test('a run refused before the suite read its configuration leaves no earlier verdict in the report folder', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
   try {
+    // Each earlier verdict is one a run listed as written (a file no run wrote is the user's, never written over).
+    writeFileSync(path.join(dir, WRITTEN_FILE), '{"written":["conformance.json"]}\n');
     for (const [options, line] of [
       [['--bogus-option'], 'unknown option --bogus-option (its value is not shown)'],
       [['--workers=0'], 'Playwright refused to start: Workers must be a positive number'],
