@@ -45,11 +45,11 @@ function listed(env: Record<string, string | undefined>): Set<string> {
   const given = env[FLEET_TOKENS_VARIABLE];
   if (given === undefined || given.trim() === '') return new Set();
   const names = given.split(',').map((name) => name.trim());
-  for (const name of names) {
-    // A name is quoted (a variable's name is no secret), cut: the value may be anything.
+  for (const [i, name] of names.entries()) {
+    // A variable's name is no secret, but what is no name may be a token given here by mistake: it is not quoted.
     if (!VARIABLE_NAME.test(name))
       throw new ConfigError(
-        `${FLEET_TOKENS_VARIABLE} lists "${name.slice(0, 40)}", which is no variable's name; give names such as EU_ADMIN_TOKEN, comma-separated`,
+        `${FLEET_TOKENS_VARIABLE} entry ${i + 1} is no variable's name (not shown, as it may be a secret); give names such as EU_ADMIN_TOKEN, comma-separated`,
       );
     if (isCiOwn(name))
       throw new ConfigError(

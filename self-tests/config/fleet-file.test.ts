@@ -289,7 +289,10 @@ test("undeclared token variables: CONFORMANCE_FLEET_TOKENS never declares the CI
       'CI_JOB_TOKEN',
       'CONFORMANCE_FLEET_TOKENS lists CI_JOB_TOKEN, a variable of the CI service, the system or the suite, which no fleet file may read: name a variable that starts with CONFORMANCE_TOKEN_ (the pipeline sets it from its secret)',
     ],
-    ['EU TOKEN', 'CONFORMANCE_FLEET_TOKENS lists "EU TOKEN", which is no variable\'s name; give names such as EU_ADMIN_TOKEN, comma-separated'],
+    [
+      'MY_TEAM_TOKEN,*:*.a-token-given-here-by-mistake',
+      "CONFORMANCE_FLEET_TOKENS entry 2 is no variable's name (not shown, as it may be a secret); give names such as EU_ADMIN_TOKEN, comma-separated",
+    ],
   ])
     expect(() => loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS, CONFORMANCE_FLEET_TOKENS: listed }, dir)).toThrow(new ConfigError(line));
   const folder = mkdtempSync(path.join(dir, 'dotenv-'));
