@@ -35,9 +35,9 @@ const [SMALL, LARGE] = sizes.length === 2 && sizes.every((n) => n >= 2) ? sizes 
 const TIME = '/usr/bin/time';
 const COMMAND = path.join(ROOT, 'bin', 'admin-api-conformance.js');
 const TOKENS = {
-  FLEET_ADMIN_TOKEN: REFERENCE_FIXTURES.adminToken,
-  FLEET_FORBIDDEN_TOKEN: REFERENCE_FIXTURES.forbiddenToken,
-  FLEET_SIGNUP_TOKENS: REFERENCE_FIXTURES.signupTokens.join(','),
+  CONFORMANCE_TOKEN_FLEET_ADMIN: REFERENCE_FIXTURES.adminToken,
+  CONFORMANCE_TOKEN_FLEET_FORBIDDEN: REFERENCE_FIXTURES.forbiddenToken,
+  CONFORMANCE_TOKEN_FLEET_SIGNUP: REFERENCE_FIXTURES.signupTokens.join(','),
 };
 const say = (text: string) => process.stdout.write(text);
 
@@ -51,7 +51,7 @@ function fleetFile(dir: string, url: string, n: number): string {
   const file = path.join(dir, `fleet-${n}.yaml`);
   writeFileSync(
     file,
-    `defaults: { adminTokenFrom: FLEET_ADMIN_TOKEN, forbiddenTokenFrom: FLEET_FORBIDDEN_TOKEN, signupTokensFrom: FLEET_SIGNUP_TOKENS }\ntargets:\n${lines.join('\n')}\n`,
+    `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_FLEET_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_FLEET_FORBIDDEN, signupTokensFrom: CONFORMANCE_TOKEN_FLEET_SIGNUP }\ntargets:\n${lines.join('\n')}\n`,
   );
   return file;
 }

@@ -5,6 +5,7 @@ import { contractsHash } from '../harness/contracts/contracts.ts';
 import { specDocument } from '../harness/contracts/document.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
 import type { ConfigError } from '../harness/files/config-error.ts';
+import { visible } from '../harness/files/visible.ts';
 import type { Product } from '../harness/config/product.ts';
 import { RUN_OUTPUT, takeReportFolder } from '../harness/config/report-folder.ts';
 import { folderToTakeOnConfigError } from '../harness/config/replay-folder.ts';
@@ -45,7 +46,8 @@ export function startRun(run: RunTargets, output: Output): () => void {
     release();
     throw error;
   }
-  for (const notice of new Set(run.targets.flatMap((t) => t.notices))) output.err(`conformance: notice: ${notice}\n`);
+  // A notice names a target file as given, escaped as a configuration error's quotes are (harness/files/config-error.ts).
+  for (const notice of new Set(run.targets.flatMap((t) => t.notices))) output.err(`conformance: notice: ${visible(notice)}\n`);
   return release;
 }
 

@@ -14,6 +14,7 @@ import { productOf, type Product } from './product.ts';
 import { foldersOf } from './report-folder.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { signingOf } from './signing.ts';
+import { checkTargetName } from './target-name.ts';
 import type { Source } from './sources.ts';
 import { sourceOf, type TargetEntry } from './target-file.ts';
 import { checkDistinctSecrets, checkNotWordsOfTheApi, parseForbidden, parseSignupTokens, parseToken } from './tokens.ts';
@@ -73,6 +74,7 @@ export function targetConfig(settings: Settings, entry: TargetEntry): TargetConf
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);
+  if (!embedded) checkTargetName(target.name, source.CONFORMANCE_TARGET_NAME !== undefined, entry.file?.where);
   const product = productOf(source);
   if (product && 'error' in product) throw new ConfigError(product.error);
   const network = parseNetwork(source, env, cwd, files);

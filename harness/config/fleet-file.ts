@@ -2,21 +2,25 @@ import path from 'node:path';
 import { check, schemaFile } from '../files/checked.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { readYamlFile } from '../files/yaml-file.ts';
-import type { Source } from './sources.ts';
 import { TOKEN_KEYS, targetSource, type TargetEntry } from './target-file.ts';
+import { VARIABLE_NAME, type TokenReader } from './token-variables.ts';
 
 // A fleet file lists many targets in one YAML file, with the settings they share:
 //
 //   defaults: { claim: [core, projects-data], timeoutMs: 10000 }
 //   targets:
-//     - { name: eu, baseUrl: https://eu.example.com, adminTokenFrom: EU_ADMIN_TOKEN }
+//     - { name: eu, baseUrl: https://eu.example.com, adminTokenFrom: CONFORMANCE_TOKEN_EU }
 //
 // It holds no token: each target names the environment variable of each of its tokens (`adminTokenFrom`), so
-// the file can be committed and the tokens stay in the CI's secret store. It is checked against its schema
+// the file can be committed and the tokens stay in the CI's secret store; only a variable the run declares as a
+// token may be named (token-variables.ts). It is checked against its schema
 // (harness/files/schemas/fleet-file.schema.json) where it is read, after the mistakes that have words of their own.
 
-/** A name an environment variable can have, so that a token or a typo is never taken for one. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/**
+ * The most targets a run judges, its shards' together (each shard reads them all, to name them in its report): a
+ * fleet beyond it is split into several runs. docs/configuration.md gives it.
+ */
+export const TARGETS_MAX = 10_000;
 
 /** The token key a key names the environment variable of (`adminToken` for `adminTokenFrom`), if it is one. */
 function tokenKeyOf(key: string): string | undefined {
@@ -30,14 +34,14 @@ function checkTokenKeys(value: unknown, where: string): asserts value is Record<
   for (const [key, setting] of Object.entries(value)) {
     // The value is never quoted: in a file that should hold no token, it may be one.
     if (TOKEN_KEYS.includes(key))
-      throw new ConfigError(`${where} gives ${key} itself; a fleet file holds no token: name its environment variable, as ${key}From: EU_ADMIN_TOKEN`);
+      throw new ConfigError(`${where} gives ${key} itself; a fleet file holds no token: name its environment variable, as ${key}From: CONFORMANCE_TOKEN_EU`);
     if (tokenKeyOf(key) !== undefined && (typeof setting !== 'string' || !VARIABLE_NAME.test(setting)))
-      throw new ConfigError(`${where}: ${key} must name an environment variable, such as EU_ADMIN_TOKEN`);
+      throw new ConfigError(`${where}: ${key} must name an environment variable, such as CONFORMANCE_TOKEN_EU`);
   }
 }
 
-/** One entry's settings with each token taken from the environment variable it names. */
-function withTokens(entry: Record<string, unknown>, where: string, env: Source): Record<string, unknown> {
+/** One entry's settings with each token taken from the environment variable it names, if the run declares it a token. */
+function withTokens(entry: Record<string, unknown>, where: string, read: TokenReader): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(entry)) {
     const tokenKey = tokenKeyOf(key);
@@ -45,8 +49,7 @@ function withTokens(entry: Record<string, unknown>, where: string, env: Source):
       out[key] = setting;
       continue;
     }
-    const token = env[setting as string];
-    if (token === undefined || token.trim() === '') throw new ConfigError(`${where} takes ${tokenKey} from ${setting}, which is not set or empty`);
+    const token = read(setting as string, where, tokenKey);
     out[tokenKey] = tokenKey === 'adminToken' ? token : token.split(',').map((t) => t.trim());
   }
   return out;
@@ -65,6 +68,11 @@ function checkFleet(
   if (extra !== undefined) throw new ConfigError(`the fleet file ${file} has a key besides defaults and targets, which is all it holds`);
   if (!Array.isArray(fleet.targets) || fleet.targets.length === 0)
     throw new ConfigError(`the fleet file ${file}: targets must be a list of one target or more`);
+  // Counted before any target is checked: each check is linear, but a run of more is not one this suite takes.
+  if (fleet.targets.length > TARGETS_MAX)
+    throw new ConfigError(
+      `the fleet file ${file} lists ${fleet.targets.length} targets; a run judges at most ${TARGETS_MAX}, its shards' together: split the fleet into several runs`,
+    );
   if (fleet.defaults !== undefined) {
     checkTokenKeys(fleet.defaults, `the fleet file ${file}: defaults`);
     const own = ['name', 'baseUrl'].find((k) => k in (fleet.defaults as object));
@@ -78,15 +86,15 @@ function checkFleet(
 
 /**
  * The targets of a fleet file, from its content as read, each as a target file would give it and its tokens
- * taken from `env`; undefined when the content is a target file's (it has no `targets` list).
+ * read by `read` (token-variables.ts); undefined when the content is a target file's (it has no `targets` list).
  */
-export function fleetEntries(content: unknown, file: string, env: Source): TargetEntry[] | undefined {
+export function fleetEntries(content: unknown, file: string, read: TokenReader): TargetEntry[] | undefined {
   if (!isFleet(content)) return undefined;
   checkFleet(content, file);
-  const defaults = content.defaults === undefined ? {} : withTokens(content.defaults, `the fleet file ${file}: defaults`, env);
+  const defaults = content.defaults === undefined ? {} : withTokens(content.defaults, `the fleet file ${file}: defaults`, read);
   return content.targets.map((target, i) => {
     const where = `the fleet file ${file}, target ${i + 1}`;
-    const source = targetSource({ ...defaults, ...withTokens(target as Record<string, unknown>, where, env) }, path.dirname(file), where);
+    const source = targetSource({ ...defaults, ...withTokens(target as Record<string, unknown>, where, read) }, path.dirname(file), where);
     return { alone: true, file: { where, name: where, source } };
   });
 }

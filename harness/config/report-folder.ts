@@ -1,8 +1,9 @@
 import { existsSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
-import { makeFolder, overlap } from '../files/folders.ts';
-import type { Source } from './sources.ts';
+import { makeFolder, overlap, realPath } from '../files/folders.ts';
+import { isUnexpandedHome, type Source } from './sources.ts';
 
 // The report folder of a run: named by the settings (and the evidence folder beside it), then taken for the run
 // alone, what an earlier run wrote there cleared.
@@ -118,7 +119,49 @@ const heldHere = new Set<string>();
 const VIRTUAL = ['/proc', '/sys', '/dev'];
 
 /**
- * Takes the report folder for this run: refuses when another live run holds it, removes what the last run
+ * The system's own folders (Linux's and macOS's): a run writes its reports among files that are not its own there.
+ * A root of a file system and a home folder are refused as well (notOwnFolder).
+ */
+const SYSTEM_FOLDERS = new Set([
+  ...['/bin', '/boot', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt', '/root', '/run'],
+  ...['/sbin', '/snap', '/srv', '/tmp', '/usr', '/usr/bin', '/usr/lib', '/usr/local', '/usr/sbin', '/usr/share', '/var'],
+  ...['/var/lib', '/var/log', '/var/tmp', '/private', '/private/tmp', '/private/var', '/Applications', '/Library'],
+  ...['/System', '/Users', '/Volumes'],
+]);
+
+/** The home folders of the user this process runs as, as the system and the environment name them. */
+function homeFolders(): string[] {
+  const homes = [os.homedir()];
+  try {
+    homes.push(os.userInfo().homedir);
+  } catch {
+    // no entry for this user in the system's list: the environment's is the one there is
+  }
+  return homes.filter((home) => home !== '');
+}
+
+/** What the folder is when it is no folder a run may take for its own (a root, the system's, a home folder); undefined otherwise. */
+function notOwnFolder(dir: string): string | undefined {
+  for (const place of new Set([dir, realPath(dir)])) {
+    if (path.parse(place).root === place) return 'the root of a file system';
+    if (homeFolders().some((home) => place === home || place === realPath(home))) return 'a home folder';
+    if (SYSTEM_FOLDERS.has(place)) return "a folder of the system's";
+  }
+  return undefined;
+}
+
+/**
+ * The first name this run would write that is in the folder, and that the last run did not write by its own list:
+ * a file or a folder of the user's (an `index.html` of a site, a `docs/`), never to be written over.
+ */
+function userFileIn(dir: string, written: string[]): string | undefined {
+  const last = new Set(lastWritten(dir));
+  return written.find((name) => !last.has(name) && lstatSync(path.join(dir, name), { throwIfNoEntry: false }) !== undefined);
+}
+
+/**
+ * Takes the report folder for this run: refuses a root, a system's or a home folder, one another live run holds,
+ * and one where a name this run writes is the user's (the last run did not list it), removes what the last run
  * wrote there by that run's own list, lists what this one will write (`written`, names below the folder), and
  * holds it until this process ends. A run killed before it could let go leaves a lock whose process is gone,
  * which the next run takes over.
@@ -126,6 +169,11 @@ const VIRTUAL = ['/proc', '/sys', '/dev'];
 export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): () => void {
   if (VIRTUAL.some((v) => dir === v || dir.startsWith(`${v}/`)))
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} lies on a virtual file system; give a folder on disk`);
+  const notOwn = notOwnFolder(dir);
+  if (notOwn !== undefined)
+    throw new ConfigError(
+      `CONFORMANCE_REPORT_DIR ${dir} is ${notOwn}, where a run would write its reports among files that are not its own; give a folder of its own, such as ./conformance-report`,
+    );
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is a file, not a folder`);
   try {
     makeFolder(dir);
@@ -136,6 +184,12 @@ export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): (
   const holder = holderOf(lock);
   if (holder !== undefined)
     throw new ConfigError(`another run (process ${holder}) is writing to ${dir}; wait for it to end, or give this run another CONFORMANCE_REPORT_DIR`);
+  // Nothing is written in the folder, not even the lock, when a file of a name a run writes is the user's.
+  const theirs = userFileIn(dir, written.filter(isRunOutput));
+  if (theirs !== undefined)
+    throw new ConfigError(
+      `CONFORMANCE_REPORT_DIR ${dir} holds ${theirs}, which no run of this suite wrote there (${WRITTEN_FILE} does not list it), and a run would write over it: give an empty folder, or one only this suite's runs write to`,
+    );
   try {
     writeFileSync(lock, lockOf(process.pid));
   } catch (error) {
@@ -166,11 +220,20 @@ export function releaseReportFolder(dir: string): void {
 // A folder named by spaces alone is a mistake (a quoted blank), not a place to clear and write reports in.
 const FOLDER_VARIABLES = ['CONFORMANCE_REPORT_DIR', 'CONFORMANCE_EVIDENCE_DIR'] as const;
 
-/** The run's report folder and evidence folder as the settings name them, checked: neither blank, and apart. */
+/**
+ * The run's report folder and evidence folder as the settings name them, checked: neither blank, nor a `~` the shell
+ * did not expand, and apart.
+ */
 export function foldersOf(source: Source, cwd: string): { reportDir: string; evidenceDir?: string } {
-  for (const variable of FOLDER_VARIABLES)
+  for (const variable of FOLDER_VARIABLES) {
     if (source[variable] !== undefined && source[variable].trim() === '')
       throw new ConfigError(`${variable} holds only spaces: give a folder, or unset it for the default`);
+    // Only a shell expands `~`, and only unquoted: taken as it is, it would make a folder named `~` here.
+    if (source[variable] !== undefined && isUnexpandedHome(source[variable]))
+      throw new ConfigError(
+        `${variable} is ${source[variable]}: the shell did not expand ~ (none does within quotes, in .env or in a CI service's variables); give the folder's path, such as $HOME/reports`,
+      );
+  }
   const reportDir = path.resolve(cwd, source.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
   const evidenceDir = source.CONFORMANCE_EVIDENCE_DIR ? path.resolve(cwd, source.CONFORMANCE_EVIDENCE_DIR) : undefined;
   if (evidenceDir && overlap(evidenceDir, reportDir))

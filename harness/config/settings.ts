@@ -2,12 +2,13 @@ import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
 import { readYamlFile } from '../files/yaml-file.ts';
 import { deviationsFile } from './deviations.ts';
-import { fleetEntries } from './fleet-file.ts';
+import { fleetEntries, TARGETS_MAX } from './fleet-file.ts';
 import { readNamedFiles, type NamedFiles } from './named-files.ts';
 import { networkFiles } from './network-settings.ts';
 import { readSigningKeys, signingKeyFile, type SigningKeys } from './signing.ts';
 import { layered, readVariables, variable, type Source, type Variables } from './sources.ts';
 import { layersOf, readTargetFile, targetSource, type TargetEntry } from './target-file.ts';
+import { tokenReader, type TokenReader } from './token-variables.ts';
 
 // The run's settings, read once and here alone: the environment, `.env` (once, however many targets), the target
 // files and fleet files, and the files they name. Each target's configuration is a pure function of this value
@@ -48,8 +49,10 @@ export function readSettings(env: Source, cwd: string): Settings {
   const replay = variable(variables, REPLAY_VARIABLE);
   // Empty, it would leave the run to whatever else is set, the embedded target at worst: a missing value is a mistake.
   if (replay === '') throw new ConfigError(`${REPLAY_VARIABLE} is set but empty: give the evidence bundle to replay, or unset it`);
+  // The variables a fleet file may take its tokens from, declared by the run (token-variables.ts), checked whether or not a fleet names them.
+  const read = tokenReader(env);
   // A replay's target is the bundle's: no file describes it.
-  const { multi, entries } = replay === undefined ? describedTargets(variables, env, cwd) : { multi: false, entries: [{ alone: false }] };
+  const { multi, entries } = replay === undefined ? describedTargets(variables, read, cwd) : { multi: false, entries: [{ alone: false }] };
   const sources = entries.map((entry) => layered(layersOf(variables, entry)));
   return {
     env,
@@ -64,7 +67,7 @@ export function readSettings(env: Source, cwd: string): Settings {
 }
 
 /** The targets of CONFORMANCE_TARGETS, or the one target of the other variables. */
-function describedTargets(variables: Variables, env: Source, cwd: string): Pick<Settings, 'multi' | 'entries'> {
+function describedTargets(variables: Variables, read: TokenReader, cwd: string): Pick<Settings, 'multi' | 'entries'> {
   const raw = variable(variables, TARGETS_VARIABLE);
   if (!raw) {
     if (variable(variables, SHARD_VARIABLE) !== undefined)
@@ -76,17 +79,26 @@ function describedTargets(variables: Variables, env: Source, cwd: string): Pick<
   }
   const files = raw.split(',').map((f) => f.trim());
   if (files.some((f) => f === '')) throw new ConfigError(`${TARGETS_VARIABLE} has an empty entry: remove the stray comma`);
-  return { multi: true, entries: files.flatMap((given) => entriesOf(given, env, cwd)) };
+  const entries: TargetEntry[] = [];
+  for (const given of files) {
+    entries.push(...entriesOf(given, read, cwd));
+    // Counted file by file, so that no file is read beyond the bound.
+    if (entries.length > TARGETS_MAX)
+      throw new ConfigError(
+        `${TARGETS_VARIABLE} names more than ${TARGETS_MAX} targets; a run judges at most ${TARGETS_MAX}, its shards' together: split them into several runs`,
+      );
+  }
+  return { multi: true, entries };
 }
 
 /**
  * The targets of one file of CONFORMANCE_TARGETS: a fleet file's, checked as it is read, or a target file's one,
  * whose settings are checked when its configuration is made, in the order of the targets.
  */
-function entriesOf(given: string, env: Source, cwd: string): TargetEntry[] {
+function entriesOf(given: string, read: TokenReader, cwd: string): TargetEntry[] {
   const file = path.resolve(cwd, given);
   const content = readYamlFile(file, 'the target file');
-  const fleet = fleetEntries(content, file, env);
+  const fleet = fleetEntries(content, file, read);
   if (fleet !== undefined) return fleet;
   return [
     {

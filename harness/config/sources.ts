@@ -5,6 +5,7 @@ import { check, schemaFile } from '../files/checked.ts';
 import { ConfigError } from '../files/config-error.ts';
 import { closest, distance } from '../files/closest.ts';
 import { readSettingFile } from '../files/setting-file.ts';
+import { FLEET_TOKENS_VARIABLE, isTokenVariable } from './token-variables.ts';
 
 // The sources of the settings: the CONFORMANCE_ variables the suite knows (variables.json), their names checked
 // in the environment and in `.env`, and one target's layers (environment, target file, `.env`) merged.
@@ -36,7 +37,8 @@ export const targetVariables = () =>
 const PREFIX = 'CONFORMANCE_';
 const STEM = PREFIX.slice(0, -1);
 
-const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith(PREFIX)));
+/** The suite's settings: its CONFORMANCE_ variables, a fleet's tokens aside (read from the environment by name alone, token-variables.ts). */
+const ours = (source: Source): Source => Object.fromEntries(Object.entries(source).filter(([k]) => k.startsWith(PREFIX) && !isTokenVariable(k)));
 
 /**
  * Whether a name was meant for the suite: ours, or ours misspelt in its case or its prefix
@@ -47,11 +49,18 @@ function meantForUs(name: string): boolean {
   return upper.startsWith(STEM) || distance(upper.split('_')[0], STEM) <= 2;
 }
 
-/** A misspelt name is a mistake, never a setting silently not taken. */
-function checkNames(source: Source, where: string): void {
+/**
+ * A misspelt name is a mistake, never a setting silently not taken. A fleet's token variables, and the list of those
+ * the run declares, are the environment's alone: `.env` is a file of the tree, as the fleet file is.
+ */
+function checkNames(source: Source, where: string, environment: boolean): void {
   const known = knownVariables().map((v) => v.name);
   for (const name of Object.keys(source).filter(meantForUs)) {
-    if (known.includes(name)) continue;
+    if (!environment && (isTokenVariable(name) || name === FLEET_TOKENS_VARIABLE))
+      throw new ConfigError(
+        `${where} sets ${name}, which the environment alone gives: a fleet file's tokens, and the variables declared as tokens, are set where the CI gives its secrets`,
+      );
+    if (known.includes(name) || isTokenVariable(name)) continue;
     const guess = closest(name.toUpperCase(), known);
     throw new ConfigError(
       `${where} sets ${name}, which the suite does not know${guess ? `; did you mean ${guess}?` : ''} (admin-api-conformance --help lists them)`,
@@ -83,8 +92,8 @@ export interface Variables {
 export function readVariables(env: Source, cwd: string): Variables {
   const dotenvFile = path.join(cwd, '.env');
   const dotenv = readDotenv(dotenvFile);
-  checkNames(env, 'the environment');
-  checkNames(dotenv, `.env (${dotenvFile})`);
+  checkNames(env, 'the environment', true);
+  checkNames(dotenv, `.env (${dotenvFile})`, false);
   return { env: ours(env), dotenv: ours(dotenv), dotenvFile };
 }
 
@@ -136,9 +145,12 @@ export function reportDirOf(env: Source, cwd: string): string | undefined {
   }
 }
 
+/** Whether a folder is named by a `~` no shell expanded (`~`, `~/reports`, `~user/reports`), which names no folder the user meant. */
+export const isUnexpandedHome = (named: string) => named.trimStart().startsWith('~');
+
 /** Where the reports go, given the environment and `.env` as read, unchecked. */
 export function reportDirIn(env: Source, dotenv: Source, cwd: string): string | undefined {
   const named = env.CONFORMANCE_REPORT_DIR || dotenv.CONFORMANCE_REPORT_DIR || 'conformance-report';
-  // Spaces alone name no folder (the configuration refuses them): none is taken.
-  return named.trim() === '' ? undefined : path.resolve(cwd, named);
+  // Spaces alone, or a `~` no shell expanded, name no folder (the configuration refuses them): none is taken.
+  return named.trim() === '' || isUnexpandedHome(named) ? undefined : path.resolve(cwd, named);
 }

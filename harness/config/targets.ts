@@ -3,6 +3,7 @@ import { ConfigError } from '../files/config-error.ts';
 import { targetConfig, type TargetConfig } from './config.ts';
 import { readSettings, SHARD_VARIABLE, TARGETS_VARIABLE, type Settings } from './settings.ts';
 import { variable } from './sources.ts';
+import { NAME_MAX_CHARACTERS } from './target-name.ts';
 
 // The run's targets: the one the settings describe, or those of CONFORMANCE_TARGETS, each in a report folder of
 // its own, and the share of them a shard judges.
@@ -10,11 +11,15 @@ import { variable } from './sources.ts';
 /** The identity of a sharded run, one value shared by its shards, so that a merge refuses shards of different runs. */
 export const RUN_ID_VARIABLE = 'CONFORMANCE_RUN_ID';
 
-/** A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`. */
+/**
+ * A target's name as a folder name: never `.` or `..`, nor hidden, so a name cannot lead out of `targets/`; ASCII
+ * alone, and no longer than a name may be (target-name.ts), so that any file system takes it.
+ */
 export const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')
+    .slice(0, NAME_MAX_CHARACTERS)
     .replace(/^[.-]+|[.-]+$/g, '') || 'target';
 
 /** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
@@ -27,16 +32,23 @@ function loadSeveral(settings: Settings): { targets: TargetConfig[]; reportDir: 
   // list for the run, so that the search for them is made once (harness/secrets/redact.ts).
   const others = configs.map(({ adminToken, forbidden, signupTokens, network }) => ({ adminToken, forbidden, signupTokens, network }));
   const targets = configs.map((config) => ({ ...config, others, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
-  const names = targets.map((t) => t.name);
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated !== undefined) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${repeated}"; give each a distinct name`);
+  // Each name looked up once, then each folder, so that a fleet of thousands loads in linear time.
+  const names = new Set<string>();
+  for (const { name } of targets) {
+    if (names.has(name)) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${name}"; give each a distinct name`);
+    names.add(name);
+  }
   // Names that differ only in case or punctuation share a report folder: one target's reports would overwrite the other's.
-  const folders = names.map(slug);
-  const clash = folders.findIndex((f, i) => folders.indexOf(f) !== i);
-  if (clash >= 0)
-    throw new ConfigError(
-      `the targets "${names[folders.indexOf(folders[clash])]}" and "${names[clash]}" would share the report folder targets/${folders[clash]}; give them names that differ in more than case or punctuation`,
-    );
+  const folders = new Map<string, string>();
+  for (const name of names) {
+    const folder = slug(name);
+    const first = folders.get(folder);
+    if (first !== undefined)
+      throw new ConfigError(
+        `the targets "${first}" and "${name}" would share the report folder targets/${folder}; give them names that differ in more than case or punctuation`,
+      );
+    folders.set(folder, name);
+  }
   return { targets, reportDir };
 }
 
@@ -76,29 +88,63 @@ export function targetsOf(settings: Settings): RunTargets {
   return { multi: true, ...several, ...(shard === undefined ? {} : shareOf(several.targets, shareGiven(shard, settings.env), () => runIdentity(settings))) };
 }
 
+/** A CI engine's own variable, set and not empty; spaces around it are no part of it. */
+const givenIn = (env: Record<string, string | undefined>, name: string) => (env[name]?.trim() ? env[name].trim() : undefined);
+
+/** A value quoted in a line: cut, since a variable may hold anything (ConfigError escapes what it holds). */
+const quoted = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+
+/** A whole number from `from` to `to`, written in digits alone; undefined otherwise. */
+function wholeIn(value: string, from: number, to = Number.MAX_SAFE_INTEGER): number | undefined {
+  const number = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  return number >= from && number <= to ? number : undefined;
+}
+
 /**
  * The share as i/n: as given, or with `auto` the CI engine's own index. GitLab's `parallel:` numbers its jobs
- * from 1 of CI_NODE_TOTAL; a Kubernetes Indexed Job from 0, and tells no pod how many there are: `auto/n`.
+ * from 1 of CI_NODE_TOTAL; a Kubernetes Indexed Job from 0, and tells no pod how many there are: `auto/n`. A value
+ * of theirs that is set is checked, and named with what is wrong with it.
  */
 export function shareGiven(text: string, env: Record<string, string | undefined>): string {
   const auto = /^\s*auto\s*(?:\/\s*(\d+)\s*)?$/.exec(text);
   if (!auto) return text;
-  const { CI_NODE_INDEX, CI_NODE_TOTAL, JOB_COMPLETION_INDEX } = env;
-  if (CI_NODE_INDEX && CI_NODE_TOTAL) {
-    if (auto[1] !== undefined && auto[1] !== CI_NODE_TOTAL.trim())
-      throw new ConfigError(`${SHARD_VARIABLE}=${text.trim()} gives ${auto[1]} shares, GitLab's CI_NODE_TOTAL ${CI_NODE_TOTAL}: give auto alone`);
-    return `${CI_NODE_INDEX}/${CI_NODE_TOTAL}`;
-  }
-  if (JOB_COMPLETION_INDEX && /^\d+$/.test(JOB_COMPLETION_INDEX)) {
-    if (auto[1] === undefined)
-      throw new ConfigError(
-        `${SHARD_VARIABLE}=auto in a Kubernetes Indexed Job needs the number of completions, which no pod is told: give auto/<completions>`,
-      );
-    return `${Number(JOB_COMPLETION_INDEX) + 1}/${auto[1]}`;
-  }
+  const said = `${SHARD_VARIABLE}=${text.trim()}`;
+  // GitLab sets CI_NODE_TOTAL (1) in every job, and CI_NODE_INDEX only in a job of parallel:.
+  const index = givenIn(env, 'CI_NODE_INDEX');
+  if (index !== undefined) return gitlabShare(said, auto[1], index, givenIn(env, 'CI_NODE_TOTAL'));
+  const completionIndex = givenIn(env, 'JOB_COMPLETION_INDEX');
+  if (completionIndex !== undefined) return indexedJobShare(said, auto[1], completionIndex);
   throw new ConfigError(
-    `${SHARD_VARIABLE}=${text.trim()} takes the share from the CI engine: GitLab's parallel: (CI_NODE_INDEX, CI_NODE_TOTAL) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), and neither is set here; give i/n`,
+    `${said} takes the share from the CI engine: GitLab's parallel: (CI_NODE_INDEX, CI_NODE_TOTAL) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), and neither is set here; give i/n`,
   );
+}
+
+/** A job of GitLab's parallel: n, the i-th from 1. */
+function gitlabShare(said: string, shares: string | undefined, indexGiven: string, totalGiven: string | undefined): string {
+  const from = `${said} takes the share from GitLab's CI_NODE_INDEX of CI_NODE_TOTAL`;
+  if (totalGiven === undefined) throw new ConfigError(`${from}, and CI_NODE_INDEX is set but CI_NODE_TOTAL is not; set both, as parallel: does, or give i/n`);
+  const total = wholeIn(totalGiven, 1);
+  if (total === undefined) throw new ConfigError(`${from}, and CI_NODE_TOTAL is ${quoted(totalGiven)}, not a whole number from 1; give i/n`);
+  if (shares !== undefined && Number(shares) !== total)
+    throw new ConfigError(`${said} gives ${shares} shares, GitLab's CI_NODE_TOTAL ${totalGiven}: give auto alone`);
+  const index = wholeIn(indexGiven, 1, total);
+  if (index === undefined)
+    throw new ConfigError(`${from}, and CI_NODE_INDEX is ${quoted(indexGiven)}, not a whole number from 1 to CI_NODE_TOTAL (${total}); give i/n`);
+  return `${index}/${total}`;
+}
+
+/** A pod of a Kubernetes Indexed Job of n completions, the i-th from 0. */
+function indexedJobShare(said: string, completions: string | undefined, indexGiven: string): string {
+  const from = `${said} takes the share from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX`;
+  const index = wholeIn(indexGiven, 0);
+  if (index === undefined) throw new ConfigError(`${from}, and JOB_COMPLETION_INDEX is ${quoted(indexGiven)}, not a whole number from 0; give i/n`);
+  if (completions === undefined)
+    throw new ConfigError(`${SHARD_VARIABLE}=auto in a Kubernetes Indexed Job needs the number of completions, which no pod is told: give auto/<completions>`);
+  const total = wholeIn(completions, 1);
+  if (total === undefined) throw new ConfigError(`${said} gives no completions: give auto/<completions>, the number of the Job's completions`);
+  if (index >= total)
+    throw new ConfigError(`${from}, and JOB_COMPLETION_INDEX is ${index}, not a whole number from 0 to ${total - 1} (the ${total} completions ${said} gives)`);
+  return `${index + 1}/${total}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Node } from 'yaml';
+import type { Document } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { readSettingFile, type SettingFileRead } from './setting-file.ts';
 
@@ -6,6 +6,13 @@ import { readSettingFile, type SettingFileRead } from './setting-file.ts';
 // loaded, so that a fleet's targets parsing their shared files do not look the module up again each time.
 let parser: typeof import('yaml') | undefined;
 const yaml = () => (parser ??= require('yaml') as typeof import('yaml'));
+
+/**
+ * The most bytes a YAML settings file (a target, fleet or deviations file) may hold: the parser takes seconds and
+ * hundreds of MiB for each few MiB (16 MiB took 27 s and 1 GiB here), and the largest fleet a run takes holds about
+ * 1.5 MiB.
+ */
+export const MAX_YAML_BYTES = 4 * 2 ** 20;
 
 /**
  * A YAML file's content. Errors name the file, the kind of mistake and where it is, and never the text:
@@ -18,11 +25,15 @@ export function readYamlFile(file: string, what: string): unknown {
 /** The content of a YAML file already read (once, with the settings that name it), checked as readYamlFile checks it. */
 export function yamlContent(read: SettingFileRead, file: string, what: string): unknown {
   if ('reason' in read) throw new ConfigError(`${what} ${file} cannot be read (${read.reason})`);
+  if (read.bytes.length > MAX_YAML_BYTES)
+    throw new ConfigError(
+      `${what} ${file} holds more than ${MAX_YAML_BYTES / 2 ** 20} MiB, the most a YAML settings file may (the largest fleet a run takes holds about 1.5 MiB)`,
+    );
   const text = read.bytes.toString('utf8');
   const deep = deepestLine(text);
   if (deep !== undefined)
     throw new ConfigError(`${what} ${file} nests deeper than a settings file does (at line ${deep}); a list of entries with a few keys each is all it holds`);
-  const { isAlias, parseDocument, visit } = yaml();
+  const { parseDocument } = yaml();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const mistake = (code: string, offset: number) => {
     const [line, column] = lineAndColumn(text, offset);
@@ -30,14 +41,47 @@ export function yamlContent(read: SettingFileRead, file: string, what: string): 
   };
   const [error] = doc.errors;
   if (error) throw mistake(error.code, error.pos[0]);
+  // An alias with no anchor before it (an unquoted `*:*.…` token) only fails when the value is built, with a message
+  // that quotes it: it is found first, and given the advice to quote.
+  const unanchored = aliasWithoutAnchor(doc);
+  if (unanchored !== undefined) throw mistake('BAD_ALIAS', unanchored);
   try {
     return doc.toJS();
   } catch {
-    // An alias with no anchor (an unquoted `*:*.…` token) only fails when the value is built, with a message that quotes it.
-    let alias: Node | undefined;
-    visit(doc, { Alias: (_, node) => void (alias ??= node) });
-    throw mistake('BAD_ALIAS', alias && isAlias(alias) ? (alias.range?.[0] ?? 0) : 0);
+    // Every alias has its anchor: the parser refused to expand them (an alias bomb, a few lines that would expand
+    // to billions of values). Quoting is no advice for that.
+    const [line, column] = lineAndColumn(text, firstAlias(doc) ?? 0);
+    throw new ConfigError(
+      `${what} ${file} is refused for its aliases (from line ${line}, column ${column}): they expand to more values than a settings file holds; write the values out`,
+    );
   }
+}
+
+/** Where the first alias is whose anchor is not set before it, in the order the parser resolves them; undefined when there is none. */
+function aliasWithoutAnchor(doc: Document): number | undefined {
+  const { isAlias, visit } = yaml();
+  const anchors = new Set<string>();
+  let found: number | undefined;
+  visit(doc, {
+    Node: (_, node) => {
+      if (isAlias(node)) {
+        if (anchors.has(node.source)) return undefined;
+        found = node.range?.[0] ?? 0;
+        return visit.BREAK;
+      }
+      if (node.anchor) anchors.add(node.anchor);
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** Where the first alias is. */
+function firstAlias(doc: Document): number | undefined {
+  const { visit } = yaml();
+  let found: number | undefined;
+  visit(doc, { Alias: (_, node) => ((found = node.range?.[0] ?? 0), visit.BREAK) });
+  return found;
 }
 
 const QUOTE = 'quote values that start with * & ! % @ or `, as Unleash tokens (*:*.…) do';

@@ -162,6 +162,31 @@ const MISTAKES: Mistake[] = [
     },
     line: 'the targets "Staging" and "staging" would share the report folder targets/staging; give them names that differ in more than case or punctuation',
   },
+  // A name is bounded: its report folder's name is made of it (ENAMETOOLONG was an error of the suite's own, exit 3).
+  {
+    title: 'a name bound: a target name of 10 KB in a file of CONFORMANCE_TARGETS',
+    run: true,
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'a.yaml'), `name: ${'eu-'.repeat(3400)}\nbaseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\n`);
+      return { CONFORMANCE_TARGETS: path.join(dir, 'a.yaml') };
+    },
+    line: "the target file $DIR/a.yaml: CONFORMANCE_TARGET_NAME (name) is 10200 characters long; a target's name is at most 253 characters, which its report folder's name is made of",
+  },
+  {
+    title: 'a name bound: a base URL whose host, the name of a target given none, is 10 KB long',
+    env: () => referenceTargetEnv(`http://${'a'.repeat(60)}${'.b'.repeat(5000)}.example`),
+    line: "the target's name, the host of CONFORMANCE_BASE_URL (baseUrl) when no name is given, is 10068 characters long; a target's name is at most 253 characters, which its report folder's name is made of: give it a name",
+  },
+  {
+    title: 'a name bound: a target name holding a line break and a workflow command',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_TARGET_NAME: 'staging\n::error::planted' }),
+    line: "CONFORMANCE_TARGET_NAME (name) holds a control, line break, bidi or invisible character at position 8 (\\n); a target's name is one line of visible characters",
+  },
+  {
+    title: 'a name bound: a target name holding a bidi override',
+    env: (url) => referenceTargetEnv(url, { CONFORMANCE_TARGET_NAME: 'staging\u202egnitsaelp' }),
+    line: "CONFORMANCE_TARGET_NAME (name) holds a control, line break, bidi or invisible character at position 8 (\\u202e); a target's name is one line of visible characters",
+  },
   {
     title: 'an evidence bundle to replay that is set but empty',
     run: true,
@@ -400,6 +425,39 @@ test('a deviations file nested far deeper than a settings file is refused at onc
       writeFileSync(file, text);
       const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123456', CONFORMANCE_DEVIATIONS: file };
       expect(() => loadConfig(env, dir)).toThrow(`the deviations file ${file} nests deeper than a settings file does`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A configuration error quotes what a file or a variable gave (a path, a base URL, a value): a line break in it
+// would start a line of its own in a CI log (a workflow command, `::error::`), a bidi override would reorder the
+// line. Every such character is written as an escape, in the one line and in the report.
+test('escaped quotes: whatever a configuration error quotes of a file or a variable is escaped, so no line it prints starts a workflow command or reorders text', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-quoted-'));
+  try {
+    const planted = path.join(dir, 'x\n::error::planted\u202e.yaml');
+    for (const [env, line] of [
+      [{ CONFORMANCE_TARGET: planted }, `the target file ${dir}/x\\n::error::planted\\u202e.yaml cannot be read (ENOENT)`],
+      [
+        referenceTargetEnv('http//flags\u202e.example.com\r\n::error::planted'),
+        'CONFORMANCE_BASE_URL is not an absolute URL: "http//flags\\u202e.example.com\\r\\n::error::planted" (expected e.g. https://unleash.example.com)',
+      ],
+      [
+        referenceTargetEnv('http://127.0.0.1:9', { CONFORMANCE_RUN_TIMEOUT_MS: '10m\u2029::error::planted' }),
+        'CONFORMANCE_RUN_TIMEOUT_MS must be a positive whole number, not "10m\\u2029::error::planted"',
+      ],
+      [
+        referenceTargetEnv('http://127.0.0.1:9', { CONFORMANCE_OPENAPI_PATH: '/docs openapi\u2066' }),
+        'CONFORMANCE_OPENAPI_PATH must be a path below the base URL starting with /, such as /docs/openapi.json, not "/docs openapi\\u2066"',
+      ],
+    ] as const) {
+      const run = await runSuite(env);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
+      expect(run.stderr).not.toMatch(/[\u2028\u2029\u202e\r]/);
+      expect(run.report?.errors).toEqual([`configuration error: ${line}`]);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -29,8 +29,11 @@ test.beforeAll(() => {
   writeFileSync(path.join(dir, '.env'), 'CONFORMANCE_TIMEOUT_MS=4321\nCONFORMANCE_REPORT_DIR=reports\n');
   writeFileSync(path.join(dir, 'deviations.yaml'), `deviations:\n  - { clause: ${clause}, reason: "the gateway answers first" }\n`);
   const targets = Array.from({ length: TARGETS }, (_, i) => `  - { name: t${i + 1}, baseUrl: "https://t${i + 1}.example.com" }`);
-  writeFileSync(path.join(dir, 'fleet.yaml'), `defaults: { adminTokenFrom: FLEET_TOKEN, deviations: ./deviations.yaml }\ntargets:\n${targets.join('\n')}\n`);
-  env = { CONFORMANCE_TARGETS: 'fleet.yaml', FLEET_TOKEN: TOKEN };
+  writeFileSync(
+    path.join(dir, 'fleet.yaml'),
+    `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_FLEET, deviations: ./deviations.yaml }\ntargets:\n${targets.join('\n')}\n`,
+  );
+  env = { CONFORMANCE_TARGETS: 'fleet.yaml', CONFORMANCE_TOKEN_FLEET: TOKEN };
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -65,3 +65,35 @@ for (const { title, text, says } of MISTAKES)
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toBe(`the target file ${file} is not valid YAML ${says}`);
   });
+
+/** Nine aliases of nine aliases, six deep: a few hundred bytes that would expand to half a million values. */
+const ALIAS_BOMB = [
+  'a: &a [x, x, x, x, x, x, x, x, x]',
+  ...['b', 'c', 'd', 'e', 'f'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcde'[i]}`).join(', ')}]`),
+].join('\n');
+
+// The parser refuses to expand such aliases: the file is named for its aliases, and advice to quote a value, right
+// for an unquoted Unleash token, is wrong here.
+test('an alias bomb: a fleet, target or deviations file whose aliases would expand beyond bounds is refused for its aliases, without advice to quote', () => {
+  for (const [what, text] of [
+    ['the fleet file', `${ALIAS_BOMB}\ntargets: [*f]\n`],
+    ['the target file', `${ALIAS_BOMB}\nbaseUrl: http://127.0.0.1:9\n`],
+    ['the deviations file', `${ALIAS_BOMB}\ndeviations: *f\n`],
+  ]) {
+    const file = path.join(dir, 'aliases.yaml');
+    writeFileSync(file, text);
+    expect(() => readYamlFile(file, what)).toThrow(
+      new ConfigError(
+        `${what} ${file} is refused for its aliases (from line 2, column 8): they expand to more values than a settings file holds; write the values out`,
+      ),
+    );
+  }
+});
+
+test('an alias before its anchor is an alias without anchor, and given the advice to quote', () => {
+  const file = path.join(dir, 'target.yaml');
+  writeFileSync(file, 'adminToken: *a\nbaseUrl: &a http://127.0.0.1:9\n');
+  expect(() => readYamlFile(file, 'the target file')).toThrow(
+    `the target file ${file} is not valid YAML (BAD_ALIAS at line 1, column 13); quote values that start with * & ! % @ or \`, as Unleash tokens (*:*.…) do`,
+  );
+});

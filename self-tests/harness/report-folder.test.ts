@@ -1,10 +1,11 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { LOCK_FILE, releaseReportFolder, takeReportFolder } from '../../harness/config/report-folder.ts';
-import { PROJECT_ROOT } from '../support/run-suite.ts';
+import { LOCK_FILE, releaseReportFolder, RUN_OUTPUT, takeReportFolder, WRITTEN_FILE } from '../../harness/config/report-folder.ts';
+import { runConformance } from '../../run/engine.ts';
+import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
 // A report folder belongs to one run at a time: its lock names the holder's process, and its start time,
 // so that a process that was given a dead run's id later is not taken for that run.
@@ -128,5 +129,108 @@ test('a list of what was written that names a place outside the folder, or no ru
     expect(existsSync(path.join(dir, 'notes.md'))).toBe(true);
   } finally {
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+// A report folder may be one the user keeps other files in: a run writes its names (index.html, junit.xml,
+// summary.md, ...) only where the last run of this suite wrote them, by its own list; a site's `docs/` or `public/`
+// given as the report folder used to lose its index.html without a word.
+test("user's files: a file of a name a run writes that no run listed as written is refused in one line naming it, and nothing is written, not even the lock", () => {
+  for (const name of ['index.html', 'junit.xml', 'summary.md', 'conformance.json', 'evidence.tar.gz']) {
+    const site = mkdtempSync(path.join(os.tmpdir(), 'conformance-site-'));
+    try {
+      writeFileSync(path.join(site, name), 'mine\n');
+      writeFileSync(path.join(site, 'about.html'), 'mine\n');
+      expect(() => takeReportFolder(site)).toThrow(
+        `CONFORMANCE_REPORT_DIR ${site} holds ${name}, which no run of this suite wrote there (${WRITTEN_FILE} does not list it), and a run would write over it: give an empty folder, or one only this suite's runs write to`,
+      );
+      expect(readdirSync(site).sort()).toEqual(['about.html', name].sort());
+      expect(readFileSync(path.join(site, name), 'utf8')).toBe('mine\n');
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
+  }
+  // A target's folder below targets/ is one of them: a folder of the user's of that name is never cleared.
+  mkdirSync(path.join(dir, 'targets', 'staging'), { recursive: true });
+  expect(() => takeReportFolder(dir, [...RUN_OUTPUT, 'targets/staging'])).toThrow(`holds targets/staging, which no run of this suite wrote there`);
+});
+
+test("user's files: a run into a folder that holds the user's index.html ends with exit code 2 and one line, and leaves the folder as it was", async () => {
+  writeFileSync(path.join(dir, 'index.html'), '<h1>our site</h1>\n');
+  let stderr = '';
+  const result = await runConformance({
+    env: { ...referenceTargetEnv('http://127.0.0.1:9'), CONFORMANCE_REPORT_DIR: dir },
+    cwd: dir,
+    output: { out: () => undefined, err: (text) => void (stderr += text) },
+  });
+  expect(result.exitCode).toBe(2);
+  expect(stderr).toBe(
+    `conformance: configuration error: CONFORMANCE_REPORT_DIR ${dir} holds index.html, which no run of this suite wrote there (${WRITTEN_FILE} does not list it), and a run would write over it: give an empty folder, or one only this suite's runs write to\n`,
+  );
+  expect(readdirSync(dir)).toEqual(['index.html']);
+  expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe('<h1>our site</h1>\n');
+});
+
+test("user's files: a folder the last run listed as written is taken, and what it wrote replaced", async () => {
+  const env = { ...referenceTargetEnv('http://127.0.0.1:9'), CONFORMANCE_REPORT_DIR: dir, CONFORMANCE_TIMEOUT_MS: '1000' };
+  for (let i = 0; i < 2; i += 1) {
+    const result = await runConformance({ env, cwd: dir });
+    expect(result.exitCode).toBe(3);
+  }
+  expect(readdirSync(dir)).toContain('index.html');
+});
+
+// The root, the system's folders and a home folder hold what is not the suite's: a run refuses them before it writes
+// anything there, its lock included.
+test("user's files: the root of the file system, a folder of the system's and a home folder are refused as report folders, as is a link to one", () => {
+  symlinkSync('/', path.join(dir, 'root'));
+  for (const [folder, what] of [
+    ['/', 'the root of a file system'],
+    ['/usr', "a folder of the system's"],
+    ['/tmp', "a folder of the system's"],
+    [os.homedir(), 'a home folder'],
+    [path.join(dir, 'root'), 'the root of a file system'],
+  ]) {
+    expect(() => takeReportFolder(folder), folder).toThrow(
+      `CONFORMANCE_REPORT_DIR ${folder} is ${what}, where a run would write its reports among files that are not its own; give a folder of its own, such as ./conformance-report`,
+    );
+  }
+  expect(existsSync(path.join('/', LOCK_FILE))).toBe(false);
+  expect(existsSync(path.join('/', WRITTEN_FILE))).toBe(false);
+});
+
+test("user's files: a run refused for its configuration takes no system folder either: nothing is written in the root", async () => {
+  let stderr = '';
+  const result = await runConformance({
+    env: { CONFORMANCE_REPORT_DIR: '/', CONFORMANCE_BASE_URL: '', CONFORMANCE_ADMIN_TOKEN: '' },
+    cwd: dir,
+    output: { out: () => undefined, err: (text) => void (stderr += text) },
+  });
+  expect(result.exitCode).toBe(2);
+  expect(stderr).toBe(
+    'conformance: configuration error: CONFORMANCE_BASE_URL is set but empty in the environment: give it a value or unset it (a CI secret that is missing arrives empty)\n',
+  );
+  for (const name of [...RUN_OUTPUT, LOCK_FILE, WRITTEN_FILE]) expect(existsSync(path.join('/', name)), name).toBe(false);
+});
+
+// Only a shell expands `~`, and only unquoted: in .env, a CI variable or quotes it reaches the suite as it is, and
+// used to make a folder named `~` in the current folder.
+test("user's files: a report or evidence folder named by a ~ that no shell expanded is refused in one line, and no folder named ~ is made", async () => {
+  for (const [variable, named] of [
+    ['CONFORMANCE_REPORT_DIR', '~'],
+    ['CONFORMANCE_REPORT_DIR', '~/reports'],
+    ['CONFORMANCE_EVIDENCE_DIR', '~/evidence'],
+  ]) {
+    let stderr = '';
+    const result = await runConformance({
+      env: { ...referenceTargetEnv('http://127.0.0.1:9'), CONFORMANCE_REPORT_DIR: path.join(dir, 'out'), [variable]: named },
+      cwd: dir,
+      output: { out: () => undefined, err: (text) => void (stderr += text) },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(stderr).toBe(
+      `conformance: configuration error: ${variable} is ${named}: the shell did not expand ~ (none does within quotes, in .env or in a CI service's variables); give the folder's path, such as $HOME/reports\n`,
+    );
+    expect(existsSync(path.join(dir, '~'))).toBe(false);
   }
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { LOCK_FILE } from '../../harness/config/report-folder.ts';
+import { LOCK_FILE, WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
 import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
@@ -96,6 +96,8 @@ test("false pass: a report folder with a planted lock folder and a planted PASS 
 test('false pass: a planted lock that names no run (a file holding 1) is taken over, and the report the run leaves is the one read', async () => {
   const r = runner();
   const report = plantReport(r, 'pass\nexit-code=0');
+  // Listed as an earlier run lists what it wrote: a report no run listed is refused (the next test).
+  writeFileSync(path.join(r.workspace, 'conformance-report', WRITTEN_FILE), '{"written":["conformance.json"]}\n');
   writeFileSync(path.join(r.workspace, 'conformance-report', LOCK_FILE), '1\n');
   // A missing secret: the run refuses its configuration, and leaves its error report in the folder it took.
   const { ran, lines, gated } = await action(r, { 'base-url': await refusingUrl(), 'admin-token': '' });
@@ -105,6 +107,17 @@ test('false pass: a planted lock that names no run (a file holding 1) is taken o
   expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe('error');
   expect(existsSync(path.join(r.workspace, 'conformance-report', LOCK_FILE))).toBe(false);
   expect(gated.exitCode).toBe(2);
+});
+
+test("user's files: a planted PASS report that no run listed as written is the workspace's own, never written over: the run refuses, the outputs say no verdict, and the gate fails the job", async () => {
+  const r = runner();
+  const report = plantReport(r, 'pass\nexit-code=0');
+  const { ran, lines, gated } = await action(r, admin(await refusingUrl()));
+  expect(ran.output).toContain(`holds conformance.json, which no run of this suite wrote there`);
+  expect(lines).toEqual(['exit-code=2', 'verdict=none']);
+  expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe('pass\nexit-code=0');
+  expect(gated.exitCode).toBe(2);
+  expect(gated.output).not.toContain('PASS');
 });
 
 test('a .env not asked for: a .env in the workspace does not switch the ratchet on; named by the env-file input, it is read', async () => {

@@ -35,7 +35,9 @@ test('.env.example documents every CONFORMANCE_ variable the configuration code 
   );
   const found = variablesInCode();
   expect(found.length).toBeGreaterThan(10);
-  expect(found.filter((name) => !documented.has(name))).toEqual([]);
+  // A prefix (CONFORMANCE_TOKEN_, a family of variables a fleet file names) is documented by an example of its family.
+  const isDocumented = (name: string) => documented.has(name) || (name.endsWith('_') && [...documented].some((d) => d.startsWith(name)));
+  expect(found.filter((name) => !isDocumented(name))).toEqual([]);
 });
 
 test('.env.example copied to .env is a valid configuration once the admin token is filled in', () => {

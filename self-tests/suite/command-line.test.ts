@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { commandLine, type PlaywrightAnswer } from '../support/command-line.ts';
 import { runCommand, runSuite, runSuiteProcess } from '../support/run-suite.ts';
 
@@ -57,6 +58,8 @@ test("merge refuses in one line, exit code 2, a folder that is missing, a file, 
 function earlierPass(): { dir: string; tmp: string; remove(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-'));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'conformance-refused-tmp-'));
+  // An earlier run's verdict, listed as that run's own (a file no run wrote is the user's, never written over).
+  writeFileSync(path.join(dir, WRITTEN_FILE), '{"written":["conformance.json"]}\n');
   writeFileSync(path.join(dir, 'conformance.json'), '{"verdict":"pass"}\n');
   return { dir, tmp, remove: () => [dir, tmp].forEach((d) => rmSync(d, { recursive: true, force: true })) };
 }

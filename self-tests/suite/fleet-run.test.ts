@@ -94,11 +94,15 @@ async function fleetOf(): Promise<{ lines: string[]; env: Record<string, string>
       entry(
         `echo-${i + 1}`,
         server.url,
-        `, adminTokenFrom: ECHO${i + 1}_ADMIN, forbiddenTokenFrom: ECHO${i + 1}_FORBIDDEN, signupTokensFrom: ECHO${i + 1}_SIGNUP`,
+        `, adminTokenFrom: CONFORMANCE_TOKEN_ECHO${i + 1}_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_ECHO${i + 1}_FORBIDDEN, signupTokensFrom: CONFORMANCE_TOKEN_ECHO${i + 1}_SIGNUP`,
       ),
     ),
     // A tenant on a backend that quotes echo-1's tokens, which it was never sent, with tokens of its own.
-    entry('cross-1', leaky.url, ', adminTokenFrom: ECHO4_ADMIN, forbiddenTokenFrom: ECHO4_FORBIDDEN, signupTokensFrom: ECHO4_SIGNUP'),
+    entry(
+      'cross-1',
+      leaky.url,
+      ', adminTokenFrom: CONFORMANCE_TOKEN_ECHO4_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_ECHO4_FORBIDDEN, signupTokensFrom: CONFORMANCE_TOKEN_ECHO4_SIGNUP',
+    ),
     entry('codings-1', codings.url, quick),
     entry('rate-limited-1', rateLimited.url),
     entry('not-found-1', notFound.url),
@@ -109,14 +113,14 @@ async function fleetOf(): Promise<{ lines: string[]; env: Record<string, string>
     entry('certificate-expired-1', certificateExpired.url),
   ];
   const env: Record<string, string> = {
-    REF_ADMIN: REFERENCE_FIXTURES.adminToken,
-    REF_FORBIDDEN: REFERENCE_FIXTURES.forbiddenToken,
-    REF_SIGNUP: REFERENCE_FIXTURES.signupTokens.join(','),
+    CONFORMANCE_TOKEN_REF_ADMIN: REFERENCE_FIXTURES.adminToken,
+    CONFORMANCE_TOKEN_REF_FORBIDDEN: REFERENCE_FIXTURES.forbiddenToken,
+    CONFORMANCE_TOKEN_REF_SIGNUP: REFERENCE_FIXTURES.signupTokens.join(','),
   };
   for (const [i, t] of tokens.entries()) {
-    env[`ECHO${i + 1}_ADMIN`] = t.admin.value;
-    env[`ECHO${i + 1}_FORBIDDEN`] = t.forbidden.value;
-    env[`ECHO${i + 1}_SIGNUP`] = t.signup.map((c) => c.value).join(',');
+    env[`CONFORMANCE_TOKEN_ECHO${i + 1}_ADMIN`] = t.admin.value;
+    env[`CONFORMANCE_TOKEN_ECHO${i + 1}_FORBIDDEN`] = t.forbidden.value;
+    env[`CONFORMANCE_TOKEN_ECHO${i + 1}_SIGNUP`] = t.signup.map((c) => c.value).join(',');
   }
   return { lines, env };
 }
@@ -133,7 +137,7 @@ test.beforeAll(async () => {
   const fleet = path.join(dir, 'fleet.yaml');
   writeFileSync(
     fleet,
-    `defaults: { adminTokenFrom: REF_ADMIN, forbiddenTokenFrom: REF_FORBIDDEN, signupTokensFrom: REF_SIGNUP, maxBodyBytes: 1048576 }\ntargets:\n${lines.join('\n')}\n`,
+    `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_REF_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_REF_FORBIDDEN, signupTokensFrom: CONFORMANCE_TOKEN_REF_SIGNUP, maxBodyBytes: 1048576 }\ntargets:\n${lines.join('\n')}\n`,
   );
   const settings = { ...env, CONFORMANCE_TARGETS: fleet, CONFORMANCE_RUN_TIMEOUT_MS: String(FLEET_RUN_MS) };
   [judged, command] = await Promise.all([
