@@ -100,13 +100,14 @@ function runPlaywright(args) {
     PLAYWRIGHT_HTML_OUTPUT_DIR: process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || path.resolve('playwright-report'),
   };
   const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe', 'ipc'], env });
-  /** @type {{ started?: boolean, exitCode?: number }} what the reporter said */
+  /** @type {Outcome} what the reporter said */
   const outcome = {};
   /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
   let held = [];
-  child.on('message', (/** @type {{ started?: unknown, exitCode?: unknown }} */ message) => {
+  child.on('message', (/** @type {{ started?: unknown, exitCode?: unknown, headline?: unknown }} */ message) => {
     if (message?.started === true) outcome.started = true;
     if (Number.isInteger(message?.exitCode)) outcome.exitCode = /** @type {number} */ (message.exitCode);
+    if (typeof message?.headline === 'string' && /^[A-Z]{2,20}$/.test(message.headline)) outcome.headline = message.headline;
     if (outcome.started && held) {
       process.stderr.write(Buffer.concat(held));
       held = undefined;
@@ -133,9 +134,29 @@ function runPlaywright(args) {
   stopWithNpm(() => stop('SIGTERM'));
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
-    if (stoppedBy) process.stderr.write(errors);
+    if (stoppedBy) process.stderr.write(errors + stoppedLine(stoppedBy, outcome));
     process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors));
   });
+}
+
+/**
+ * @typedef {{ started?: boolean, exitCode?: number, headline?: string }} Outcome what the reporter told the command:
+ * that the run began, then its exit code and the word its reports are headed with
+ */
+
+/**
+ * What a stopped run says of itself, in one line. A run stopped before its reports were written printed its own line
+ * (INTERRUPTED, and where its reports say so): nothing is added. One whose reports were written before the stop keeps
+ * their verdict, which is named; one whose runner ended before writing any is said to have none.
+ * @param {NodeJS.Signals} signal
+ * @param {Outcome} outcome
+ */
+function stoppedLine(signal, outcome) {
+  const exit = `exit code ${EXIT[/** @type {keyof typeof EXIT} */ (signal)]}`;
+  if (outcome.headline === 'INTERRUPTED') return '';
+  if (outcome.headline !== undefined)
+    return `conformance: stopped by ${signal} after the reports were written: their verdict, ${outcome.headline}, stands; ${exit}\n`;
+  return `conformance: interrupted by ${signal} before the run wrote its reports: no verdict, ${exit}\n`;
 }
 
 /** How often a run started by npm or npx looks whether npm is still there. */
@@ -205,7 +226,7 @@ function ownFrame(errors) {
 /**
  * @param {number | null} code
  * @param {NodeJS.Signals | null} signal
- * @param {{ started?: boolean, exitCode?: number }} outcome what the reporter said
+ * @param {Outcome} outcome what the reporter said
  * @param {string} errors Playwright's error output held back
  */
 function exitCodeOf(code, signal, outcome, errors) {
