@@ -49,6 +49,9 @@ Usage:
                                                          for runs judged by two texts (a bundle carries its own)
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
+  admin-api-conformance reference [--port N] [<fault>]   serve the reference implementation on 127.0.0.1, every fault and valid
+                                                         variant under /variants/<name> (--list names them), and print the
+                                                         settings that point the suite at it; Ctrl+C stops it
   admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -293,7 +296,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -358,7 +361,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -393,14 +396,16 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document) in this process: a clone loads their TypeScript
- * through tsx (a development dependency of a clone), the installed package its build.
+ * Runs one of the suite's own commands (verify, merge, diff, document, reference) in this process: a clone loads their
+ * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {
   const commands = suiteModule('run/commands');
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
   if (commands === undefined) return refuse(`${name} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
   const io = { output: { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }, env: process.env, cwd: process.cwd() };
+  // The reference server serves until it is stopped: Ctrl+C, SIGTERM or a closed terminal stop it cleanly.
+  if (name === 'reference') Object.assign(io, { signal: stopSignal() });
   // The code is set, not exited with: output to a pipe is written after this, and an exit would cut it.
   commands.COMMANDS[name](args, io).then(
     (/** @type {number} */ code) => {
@@ -413,6 +418,13 @@ function runModule(name, args) {
       process.exitCode = EXIT.noVerdict;
     },
   );
+}
+
+/** A signal that aborts on SIGINT, SIGTERM or SIGHUP, which then no longer end the process by themselves. */
+function stopSignal() {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => stop.abort());
+  return stop.signal;
 }
 
 /** Where a module is, or undefined when it is not installed. */

@@ -11,7 +11,7 @@ test('a word that is no command is refused in one line that names the command me
   const cases: [string[], string][] = [
     [['verfiy', 'evidence.tar.gz'], 'unknown command "verfiy"; did you mean "verify"?'],
     [['mrege', 'shards'], 'unknown command "mrege"; did you mean "merge"?'],
-    [['clauses'], 'unknown command "clauses": the commands are run, merge, verify, diff, document and help'],
+    [['clauses'], 'unknown command "clauses": the commands are run, merge, verify, diff, document, reference and help'],
   ];
   for (const [args, line] of cases) {
     const run = await runCommand(args);
