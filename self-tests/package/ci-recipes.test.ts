@@ -76,11 +76,52 @@ test('the action holds a run to its baseline: under the regressions gate a failu
   expect(alone.out).toEqual({ 'exit-code': '2', verdict: 'error' });
 });
 
-test('the action fails the job when a secret is missing, and says nothing was checked', async () => {
-  const { out, gated } = await standInAction({ 'base-url': server.url, 'admin-token': '' });
-  expect(out['exit-code']).toBe('2');
+test('the action fails the job when a secret is missing, and its job summary says what was refused', async () => {
+  const { r, out, gated } = await standInAction({ 'base-url': server.url, 'admin-token': '' });
+  expect(out).toEqual({ 'exit-code': '2', verdict: 'error' });
   expect(gated.exitCode).toBe(2);
   expect(gated.log).toContain('::error title=Conformance not run::configuration error');
+  expect(readFileSync(r.summary, 'utf8')).toBe(
+    '## Conformance: configuration error, nothing was checked\n\n> CONFORMANCE\\_ADMIN\\_TOKEN is set but empty in the environment: give it a value or unset it \\(a CI secret that is missing arrives empty\\)\n',
+  );
+});
+
+// A matrix of deployments uses the action once per deployment in one workflow: each upload needs a name of its own.
+test("the action in a matrix: each deployment uploads its report under a name of its own, which never holds the URL's credentials or query", async () => {
+  const env = referenceTargetEnv(server.url);
+  const port = new URL(server.url).port;
+  const named = async (inputs: Record<string, string>) =>
+    (await standInAction({ 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, claim: 'core', ...inputs })).artifact;
+  expect(await named({ 'base-url': server.url })).toBe(`conformance-report-127.0.0.1-${port}`);
+  expect(await named({ 'base-url': `${server.url}/variants/${fault.name}` })).toBe(`conformance-report-127.0.0.1-${port}-variants-${fault.name}`);
+  expect(await named({ 'base-url': `http://ops:hunter2-secret@127.0.0.1:${port}/eu?token=abc123#x` })).toBe(`conformance-report-127.0.0.1-${port}-eu`);
+  expect(await named({ 'base-url': server.url, 'artifact-name': 'conformance-eu' })).toBe('conformance-eu');
+  // A name the upload would refuse is refused before anything runs, in the job summary too.
+  const wrong = await standInAction({ 'base-url': server.url, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, 'artifact-name': 'eu/west:1' });
+  expect(wrong.out).toEqual({ 'exit-code': '2', verdict: 'none' });
+  expect(readFileSync(wrong.r.summary, 'utf8')).toContain("> the artifact-name input may hold letters, digits, '.', '-' and '_' only");
+});
+
+test('the action takes a target file and the product: the report names the target and the product, the artifact the file', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-target-'));
+  const file = path.join(dir, 'eu-staging.yaml');
+  writeFileSync(file, `name: eu-staging\nbaseUrl: ${server.url}\nclaim: [core, projects-data]\n`);
+  const env = referenceTargetEnv(server.url);
+  const ran = await standInAction({
+    'target-file': file,
+    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+    'product-name': 'Flagship Feature Service',
+    'product-version': '4.2.0',
+  });
+  expect(ran.out, ran.ran.log).toEqual({ 'exit-code': '0', verdict: 'pass' });
+  expect(ran.artifact).toBe('conformance-report-eu-staging');
+  const report: ConformanceReport = JSON.parse(readFileSync(path.join(ran.r.workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+  expect(report.target.name).toBe('eu-staging');
+  expect(report.product).toMatchObject({ name: 'Flagship Feature Service', version: '4.2.0' });
+  // The target file gives the base URL: without it, and without the base-url input, the run has no target and is refused.
+  writeFileSync(file, 'name: eu-staging\n');
+  const bare = await standInAction({ 'target-file': file, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN });
+  expect(bare.out).toEqual({ 'exit-code': '2', verdict: 'error' });
 });
 
 test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {
