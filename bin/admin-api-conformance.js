@@ -420,10 +420,14 @@ function runModule(name, args) {
   );
 }
 
-/** A signal that aborts on SIGINT, SIGTERM or SIGHUP, which then no longer end the process by themselves. */
+/**
+ * A signal that aborts on SIGINT, SIGTERM or SIGHUP, which then no longer end the process by themselves, or once the
+ * npm that started the command is gone (npm stopped alone passes no signal on).
+ */
 function stopSignal() {
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => stop.abort());
+  stopWithNpm(() => stop.abort());
   return stop.signal;
 }
 
