@@ -8,8 +8,8 @@ import { replayFile, SHARE_ANNOTATION, STATUS_ANNOTATION } from './replay-file.t
  * The clauses' tests. A replay opens no page and records no trace or screenshot: Playwright's fixture that records
  * them around every test (its own `_setupArtifacts`, overridden here by name) would also write an error-context.md
  * prompt file for each failure and print its path, to a reader of the suite's verdicts only noise. The one it is
- * replaced with records nothing (and spares each worker loading the browser library); a self-test notices should
- * Playwright rename it.
+ * replaced with records nothing; a self-test (self-tests/suite/terminal-lines.test.ts) notices should Playwright
+ * rename it.
  */
 export const test = base.extend<{ _setupArtifacts: undefined }>({ _setupArtifacts: async ({}, use) => use(undefined) });
 
