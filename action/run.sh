@@ -10,25 +10,57 @@ cleanup=()
 trap 'rm -rf ${cleanup[@]+"${cleanup[@]}"}' EXIT
 
 # Each output is one line of one known word: nothing read from a file or the workspace reaches GITHUB_OUTPUT as it is.
+# The artifact's name is the input's or the target's (below), of letters, digits, '.', '-' and '_' only.
+artifact=conformance-report
 set_outputs() {
   local code=$1 verdict=$2
   case "$verdict" in pass | fail | error | partial | incomplete | none) ;; *) verdict=none ;; esac
-  printf 'exit-code=%s\nverdict=%s\n' "$code" "$verdict" >>"$GITHUB_OUTPUT"
+  printf 'exit-code=%s\nverdict=%s\nartifact-name=%s\n' "$code" "$verdict" "$artifact" >>"$GITHUB_OUTPUT"
+}
+
+# A configuration the run refused, in the job summary: what was refused, in the one line the log has too.
+summarise_refusal() {
+  printf '## Conformance: configuration error, nothing was checked\n\n> %s\n' "$1" >>"$GITHUB_STEP_SUMMARY"
 }
 
 # A refusal of the action's own inputs: one line, which never quotes an input, exit code 2, and nothing run.
 refuse() {
   echo "conformance: configuration error: $1" >&2
-  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >>"$GITHUB_STEP_SUMMARY"
+  summarise_refusal "$1"
   set_outputs 2 none
   exit 0
 }
 
+# The artifact's name, so that two uses of the action in one workflow (a matrix of deployments) upload two artifacts
+# rather than collide on one: the artifact-name input, or conformance-report- and the target file's name, or the base
+# URL's host, port and path (never its credentials, query or fragment).
+slug() { printf '%s' "$1" | tr -cs 'A-Za-z0-9._-' '-' | cut -c1-80 | sed 's/^-*//; s/-*$//'; }
+if [ -n "${INPUT_ARTIFACT_NAME:-}" ]; then
+  [[ $INPUT_ARTIFACT_NAME =~ ^[A-Za-z0-9._-]{1,100}$ ]] || refuse "the artifact-name input may hold letters, digits, '.', '-' and '_' only, at most 100 of them"
+  artifact=$INPUT_ARTIFACT_NAME
+elif [ -n "${INPUT_TARGET_FILE:-}" ]; then
+  name=$(basename -- "$INPUT_TARGET_FILE")
+  artifact=conformance-report-$(slug "${name%.*}")
+elif [ -n "${INPUT_BASE_URL:-}" ]; then
+  rest=${INPUT_BASE_URL#*://}
+  authority=${rest%%[/?#]*}
+  path=${rest:${#authority}}
+  artifact=conformance-report-$(slug "${authority##*@}${path%%[?#]*}")
+fi
+artifact=${artifact%-}
+
 # The base URL and admin token are always passed on: an empty one (a missing secret) is refused by the
-# suite as a configuration error, never mistaken for "no target". Optional inputs are passed only when given.
-export CONFORMANCE_BASE_URL="$INPUT_BASE_URL"
-export CONFORMANCE_ADMIN_TOKEN="$INPUT_ADMIN_TOKEN"
+# suite as a configuration error, never mistaken for "no target". With a target file, which may give them, they are
+# passed only when given: the suite refuses a run that has none. Optional inputs are passed only when given.
 pass_if_given() { if [ -n "$2" ]; then export "$1=$2"; fi; }
+if [ -n "${INPUT_TARGET_FILE:-}" ]; then
+  export CONFORMANCE_TARGET="$INPUT_TARGET_FILE"
+  pass_if_given CONFORMANCE_BASE_URL "$INPUT_BASE_URL"
+  pass_if_given CONFORMANCE_ADMIN_TOKEN "$INPUT_ADMIN_TOKEN"
+else
+  export CONFORMANCE_BASE_URL="$INPUT_BASE_URL"
+  export CONFORMANCE_ADMIN_TOKEN="$INPUT_ADMIN_TOKEN"
+fi
 pass_if_given CONFORMANCE_FORBIDDEN_TOKEN "$INPUT_FORBIDDEN_TOKEN"
 pass_if_given CONFORMANCE_FORBIDDEN_TOKEN_SIGNUP "$INPUT_FORBIDDEN_TOKEN_SIGNUP"
 pass_if_given CONFORMANCE_FORBIDDEN_TOKEN_PROJECTS "$INPUT_FORBIDDEN_TOKEN_PROJECTS"
@@ -37,6 +69,8 @@ pass_if_given CONFORMANCE_DEVIATIONS "$INPUT_DEVIATIONS"
 pass_if_given CONFORMANCE_CLAIM "$INPUT_CLAIM"
 pass_if_given CONFORMANCE_BASELINE "$INPUT_BASELINE"
 pass_if_given CONFORMANCE_GATE "$INPUT_GATE"
+pass_if_given CONFORMANCE_PRODUCT_NAME "${INPUT_PRODUCT_NAME:-}"
+pass_if_given CONFORMANCE_PRODUCT_VERSION "${INPUT_PRODUCT_VERSION:-}"
 export CONFORMANCE_REPORT_DIR="${INPUT_REPORT_DIR:-conformance-report}"
 
 # The suite reads `.env` in the folder it runs in, and a .env in the workspace may be anyone's who controls the
@@ -97,9 +131,11 @@ wait "$command_pid" || status=$?
 
 verdict=$(node "$GITHUB_ACTION_PATH/action/verdict.js" read "$report" "$before")
 # The suite appends its Markdown summary to the job summary itself, and prints each failed clause as an
-# annotation (docs/reports.md); a refused configuration has neither.
+# annotation (docs/reports.md); a refused configuration has neither: its reason, from the report it left, is said.
 if [ "$status" = 2 ]; then
-  echo "## Conformance: configuration error, nothing was checked (see the step's log)" >>"$GITHUB_STEP_SUMMARY"
+  reason=$(node "$GITHUB_ACTION_PATH/action/verdict.js" reason "$report" "$before")
+  if [ -z "$reason" ]; then reason="the run wrote no report, so what it refused is in the step's log only"; fi
+  summarise_refusal "$reason"
 fi
 set_outputs "$status" "$verdict"
 if [ -n "$stopped_by" ]; then exit "$status"; fi

@@ -49,6 +49,9 @@ Usage:
                                                          for runs judged by two texts (a bundle carries its own)
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
+  admin-api-conformance reference [--port N] [<fault>]   serve the reference implementation on 127.0.0.1, every fault and valid
+                                                         variant under /variants/<name> (--list names them), and print the
+                                                         settings that point the suite at it; Ctrl+C stops it
   admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -100,13 +103,14 @@ function runPlaywright(args) {
     PLAYWRIGHT_HTML_OUTPUT_DIR: process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || path.resolve('playwright-report'),
   };
   const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { stdio: ['inherit', 'inherit', 'pipe', 'ipc'], env });
-  /** @type {{ started?: boolean, exitCode?: number }} what the reporter said */
+  /** @type {Outcome} what the reporter said */
   const outcome = {};
   /** @type {Buffer[] | undefined} error output not shown yet; undefined once it is passed on as it comes */
   let held = [];
-  child.on('message', (/** @type {{ started?: unknown, exitCode?: unknown }} */ message) => {
+  child.on('message', (/** @type {{ started?: unknown, exitCode?: unknown, headline?: unknown }} */ message) => {
     if (message?.started === true) outcome.started = true;
     if (Number.isInteger(message?.exitCode)) outcome.exitCode = /** @type {number} */ (message.exitCode);
+    if (typeof message?.headline === 'string' && /^[A-Z]{2,20}$/.test(message.headline)) outcome.headline = message.headline;
     if (outcome.started && held) {
       process.stderr.write(Buffer.concat(held));
       held = undefined;
@@ -133,9 +137,29 @@ function runPlaywright(args) {
   stopWithNpm(() => stop('SIGTERM'));
   child.on('close', (code, signal) => {
     const errors = Buffer.concat(held ?? []).toString();
-    if (stoppedBy) process.stderr.write(errors);
+    if (stoppedBy) process.stderr.write(errors + stoppedLine(stoppedBy, outcome));
     process.exit(stoppedBy ? EXIT[stoppedBy] : exitCodeOf(code, signal, outcome, errors));
   });
+}
+
+/**
+ * @typedef {{ started?: boolean, exitCode?: number, headline?: string }} Outcome what the reporter told the command:
+ * that the run began, then its exit code and the word its reports are headed with
+ */
+
+/**
+ * What a stopped run says of itself, in one line. A run stopped before its reports were written printed its own line
+ * (INTERRUPTED, and where its reports say so): nothing is added. One whose reports were written before the stop keeps
+ * their verdict, which is named; one whose runner ended before writing any is said to have none.
+ * @param {NodeJS.Signals} signal
+ * @param {Outcome} outcome
+ */
+function stoppedLine(signal, outcome) {
+  const exit = `exit code ${EXIT[/** @type {keyof typeof EXIT} */ (signal)]}`;
+  if (outcome.headline === 'INTERRUPTED') return '';
+  if (outcome.headline !== undefined)
+    return `conformance: stopped by ${signal} after the reports were written: their verdict, ${outcome.headline}, stands; ${exit}\n`;
+  return `conformance: interrupted by ${signal} before the run wrote its reports: no verdict, ${exit}\n`;
 }
 
 /** How often a run started by npm or npx looks whether npm is still there. */
@@ -205,7 +229,7 @@ function ownFrame(errors) {
 /**
  * @param {number | null} code
  * @param {NodeJS.Signals | null} signal
- * @param {{ started?: boolean, exitCode?: number }} outcome what the reporter said
+ * @param {Outcome} outcome what the reporter said
  * @param {string} errors Playwright's error output held back
  */
 function exitCodeOf(code, signal, outcome, errors) {
@@ -272,7 +296,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -337,7 +361,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -372,14 +396,16 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document) in this process: a clone loads their TypeScript
- * through tsx (a development dependency of a clone), the installed package its build.
+ * Runs one of the suite's own commands (verify, merge, diff, document, reference) in this process: a clone loads their
+ * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {
   const commands = suiteModule('run/commands');
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
   if (commands === undefined) return refuse(`${name} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
   const io = { output: { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }, env: process.env, cwd: process.cwd() };
+  // The reference server serves until it is stopped: Ctrl+C, SIGTERM or a closed terminal stop it cleanly.
+  if (name === 'reference') Object.assign(io, { signal: stopSignal() });
   // The code is set, not exited with: output to a pipe is written after this, and an exit would cut it.
   commands.COMMANDS[name](args, io).then(
     (/** @type {number} */ code) => {
@@ -392,6 +418,17 @@ function runModule(name, args) {
       process.exitCode = EXIT.noVerdict;
     },
   );
+}
+
+/**
+ * A signal that aborts on SIGINT, SIGTERM or SIGHUP, which then no longer end the process by themselves, or once the
+ * npm that started the command is gone (npm stopped alone passes no signal on).
+ */
+function stopSignal() {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => stop.abort());
+  stopWithNpm(() => stop.abort());
+  return stop.signal;
 }
 
 /** Where a module is, or undefined when it is not installed. */

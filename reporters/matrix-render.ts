@@ -3,7 +3,7 @@ import { STYLE } from './html-style.ts';
 import type { Verdict } from './conformance-result.ts';
 import { ageMinutes, ageText, productKey } from './fleet.ts';
 import type { MatrixReport } from './matrix-result.ts';
-import { compareSections, documentText, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
+import { compareSections, documentText, headline, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
 const esc = html;
@@ -23,7 +23,7 @@ function targetHeads(m: MatrixReport): string {
   return m.targets
     .map(
       (t) =>
-        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${pillOf(t.verdict)}">${VERDICT_LABEL[t.verdict]}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`,
+        `<th><a href="${esc(t.report)}">${esc(t.name)}</a><br><span class="pill ${pillOf(t.verdict)}">${headline(t)}</span> ${t.summary.must.passed}/${t.summary.must.total} MUST</th>`,
     )
     .join('');
 }
@@ -57,8 +57,8 @@ function targetRows(m: MatrixReport): string {
       const failed = t.failed ?? [];
       const age = now && t.startedAt ? ageText(ageMinutes(t.startedAt, now)) : '';
       const taken = t.startedAt ? `${esc(t.startedAt.slice(0, 16).replace('T', ' '))}${age ? ` (${age} ago)` : ''}` : '';
-      const search = [t.name, VERDICT_LABEL[t.verdict], productKey(t.product), ...failed].join(' ').toLowerCase();
-      return `<tr data-testid="target-row" data-verdict="${t.verdict}" data-search="${esc(search)}" data-taken="${esc(t.startedAt ?? '')}"${t.stale ? ' class="stale"' : ''}><td><a href="${esc(t.report)}">${esc(t.name)}</a></td><td><span class="pill ${pillOf(t.verdict)}" data-testid="target-verdict">${VERDICT_LABEL[t.verdict]}</span></td><td data-testid="target-claim">${esc((t.claim ?? []).join(', '))}</td><td data-sort="${t.summary.must.passed}">${t.summary.must.passed}/${t.summary.must.total}</td><td data-sort="${failed.length}">${failed.map((id) => `<code>${esc(id)}</code>`).join(' ')}</td><td>${esc(productKey(t.product))}</td><td>${taken}${t.stale ? ` <strong class="stale-mark">stale: ${esc(t.stale)}</strong>` : ''}</td></tr>`;
+      const search = [t.name, headline(t), productKey(t.product), ...failed].join(' ').toLowerCase();
+      return `<tr data-testid="target-row" data-verdict="${t.verdict}" data-search="${esc(search)}" data-taken="${esc(t.startedAt ?? '')}"${t.stale ? ' class="stale"' : ''}><td><a href="${esc(t.report)}">${esc(t.name)}</a></td><td><span class="pill ${pillOf(t.verdict)}" data-testid="target-verdict">${headline(t)}</span></td><td data-testid="target-claim">${esc((t.claim ?? []).join(', '))}</td><td data-sort="${t.summary.must.passed}">${t.summary.must.passed}/${t.summary.must.total}</td><td data-sort="${failed.length}">${failed.map((id) => `<code>${esc(id)}</code>`).join(' ')}</td><td>${esc(productKey(t.product))}</td><td>${taken}${t.stale ? ` <strong class="stale-mark">stale: ${esc(t.stale)}</strong>` : ''}</td></tr>`;
     })
     .join('');
 }
@@ -107,9 +107,9 @@ export function renderMatrixHtml(m: MatrixReport): string {
   const grid = m.targets.length <= GRID_AT_MOST;
   const verdicts = (Object.keys(VERDICT_LABEL) as Verdict[]).map((v) => `<option value="${v}">${VERDICT_LABEL[v]}</option>`).join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Conformance matrix ${VERDICT_LABEL[m.verdict]}</title><style>${STYLE}${MATRIX_STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance matrix ${headline(m)}</title><style>${STYLE}${MATRIX_STYLE}</style></head>
 <body><main>
-<header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${VERDICT_LABEL[m.verdict]}</span> ${m.targets.length} targets</h1>
+<header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${headline(m)}</span> ${m.targets.length} targets</h1>
 ${m.gate ? `<p data-testid="gate"><strong>${esc(m.gate.text)}</strong></p>` : ''}<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
 <h2>Failures the targets share</h2>
 ${m.signatures?.length ? `<ul class="signatures" data-testid="signatures">${signatureItems(m)}</ul>` : '<p>No target fails a clause.</p>'}
@@ -125,7 +125,7 @@ ${grid ? `<h2>Clauses by target</h2><table class="matrix" data-testid="matrix"><
 /** The matrix as Markdown: one line per target, then the clauses on which the targets differ or fail. */
 export function renderMatrixMarkdown(m: MatrixReport): string {
   const lines = [
-    `## Conformance matrix: ${VERDICT_LABEL[m.verdict]}, ${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass`,
+    `## Conformance matrix: ${headline(m)}, ${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass`,
     '',
     ...(m.gate ? [`> **${markdownText(m.gate.text)}**`, ''] : []),
     `Suite ${markdownText(m.suite.version)}, contracts \`${m.suite.contractsHash}\`. Document: ${markdownText(documentText(m.document))}.`,
@@ -134,7 +134,7 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...m.targets.map(
       (t) =>
-        `| ${markdownText(t.name)} | ${VERDICT_LABEL[t.verdict]} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} | ${markdownText(t.startedAt ?? '')}${t.stale ? ` **stale: ${markdownText(t.stale)}**` : ''} |`,
+        `| ${markdownText(t.name)} | ${headline(t)} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} | ${markdownText(t.startedAt ?? '')}${t.stale ? ` **stale: ${markdownText(t.stale)}**` : ''} |`,
     ),
   ];
   if (m.signatures?.length)

@@ -11,6 +11,8 @@ export interface MatrixReport {
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
+  /** Set when its verdict is incomplete because a target's run was stopped before it ended: its headline says INTERRUPTED, as that target's does. */
+  interrupted?: true;
   /** Clause outcomes added up over every target. */
   summary: Counts & { total: number; must: MustCounts };
   /** Each target's verdict and what it claims (the profiles of its claim, every one unless narrowed). */
@@ -18,6 +20,8 @@ export interface MatrixReport {
     name: string;
     baseUrl: string;
     verdict: Verdict;
+    /** Set when the target's run was stopped before it ended, as its own report says. */
+    interrupted?: true;
     claim?: string[];
     summary: ConformanceReport['summary'];
     report: string;
@@ -82,6 +86,11 @@ export function matrixVerdict(verdicts: Verdict[], shard?: Shard): Verdict {
 /** The matrix of a run over several targets: a pure function of their reports. */
 export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number, shard?: Shard): MatrixReport {
   const first = reports[0].report;
+  const verdict = matrixVerdict(
+    reports.map((r) => r.report.verdict),
+    shard,
+  );
+  const interrupted = verdict === 'incomplete' && reports.some((r) => r.report.interrupted);
   return {
     reportVersion: REPORT_VERSION,
     kind: 'matrix',
@@ -89,10 +98,8 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
     document: first.document,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0],
     durationMs,
-    verdict: matrixVerdict(
-      reports.map((r) => r.report.verdict),
-      shard,
-    ),
+    verdict,
+    ...(interrupted && { interrupted: true as const }),
     summary: {
       ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
       total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
@@ -102,6 +109,7 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
       name: report.target.name,
       baseUrl: report.target.baseUrl,
       verdict: report.verdict,
+      ...(report.interrupted && { interrupted: true as const }),
       claim: report.claim.profiles,
       summary: report.summary,
       report: path,

@@ -5,6 +5,7 @@ import { mergeCommand } from '../commands/merge-command.ts';
 import { verifyCommand } from '../commands/verify-command.ts';
 import { forTheLog } from '../harness/files/visible.ts';
 import { SILENT } from './output.ts';
+import { referenceCommand, type ReferenceIO } from './reference.ts';
 
 // The commands that read runs, as functions: each takes the command line's words after its name and gives the
 // exit code the command exits with; its lines go to `io.output` (silent unless given).
@@ -29,7 +30,13 @@ export const diff = async (args: string[], io?: Partial<CommandIO>): Promise<num
 /** `document [FILE]`: 0 the document's tables agree with the contracts, 1 rows differ, 2 not the document. */
 export const document = async (args: string[], io?: Partial<CommandIO>): Promise<number> => documentCommand(args, ioOf(io));
 
+/**
+ * `reference [--port N] [<fault or valid variant>] [--list]`: the reference implementation served on loopback until
+ * `io.signal` aborts; 0 once stopped, 2 for a mistake (an unknown name, a port it cannot listen on).
+ */
+export const reference = (args: string[], io?: Partial<ReferenceIO>): Promise<number> => referenceCommand(args, { ...ioOf(io), signal: io?.signal });
+
 /** The commands by name, as the command line runs them. */
-export const COMMANDS = { verify, merge, diff, document } as const;
+export const COMMANDS = { verify, merge, diff, document, reference } as const;
 
 export { refuseCommandLine } from './engine.ts';

@@ -18,7 +18,7 @@ import { buildConformanceReport, type ConformanceReport, type RunMeta } from '..
 import { consoleLine, consoleSummary } from '../reporters/console-summary.ts';
 import { matrixGate, runExitCode } from '../reporters/gate.ts';
 import { buildMatrixReport } from '../reporters/matrix-result.ts';
-import { VERDICT_LABEL } from '../reporters/sections.ts';
+import { headline } from '../reporters/sections.ts';
 import { writeEvidence, type EvidenceLine } from './evidence.ts';
 import type { RunJudgement, TargetJudgement } from './judge-run.ts';
 import type { Output } from './output.ts';
@@ -148,6 +148,7 @@ export async function writeReports(
   const today = end.judgement?.today ?? new Date().toISOString().slice(0, 10);
   const ended = end.status !== 'interrupted' && end.status !== 'timedout';
   const fleet = isFleet(run);
+  const interrupted = end.status === 'interrupted';
   const targets: TargetResult[] = [];
   for (const [i, config] of run.targets.entries()) {
     const report = reports[i];
@@ -155,9 +156,14 @@ export async function writeReports(
     const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
     const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
     const evidence = await writeEvidence(report, { ...config, evidenceDir }, ended, today, end.judgement?.targets[i]?.facts.configuration);
-    // A fleet's target that passes has no line, but what is missing of its evidence does.
-    if (!fleet) output.out(consoleSummary(report, files) + lines(evidence));
-    else output.out((report.verdict === 'pass' ? '' : consoleLine(report, page)) + lines(evidence.filter((e) => e.missing)));
+    // A fleet's target that passes has no line, but what is missing of its evidence does. A run stopped before it
+    // ended found nothing to list (its judging is whole or none): its one line closes the run.
+    if (!interrupted)
+      output.out(
+        fleet
+          ? (report.verdict === 'pass' ? '' : consoleLine(report, page)) + lines(evidence.filter((e) => e.missing))
+          : consoleSummary(report, files) + lines(evidence),
+      );
     const bundle = evidence.find((e) => e.bundle !== undefined)?.bundle;
     const target: TargetResult = { name: config.name, verdict: report.verdict, reportDir: config.reportDir, page, files, report, ...(bundle && { bundle }) };
     tell(onTarget, target, output);
@@ -177,13 +183,24 @@ function tell(onTarget: ((target: TargetResult) => void) | undefined, target: Ta
   }
 }
 
+/** Why a stopped run has no verdict, in the result and in its one line. */
+export const INTERRUPTED_REASON = 'interrupted: the run was stopped before it ended, and has no verdict';
+
+/** The one line that closes a run stopped before it ended: that it was, and where its reports say so. */
+const interruptedLine = (page: string) => `INTERRUPTED: the run was stopped before it ended, and has no verdict; its reports say so: ${page}\n`;
+
 /** The annotations of a CI job, the matrix of several targets, and the run's exit code. */
 function closeRun(run: Run, targets: TargetResult[], end: RunEnd, output: Output): RunResult {
   const reports = targets.map((t) => t.report);
   // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
   if (end.ci?.annotations) for (const line of annotations(reports)) output.out(`${line}\n`);
   const exitCode = runExitCode(reports, run.multi, run.shard);
-  if (!run.multi) return { verdict: targets[0].verdict, exitCode, reportDir: run.reportDir, targets };
+  const interrupted = end.status === 'interrupted';
+  const stopped = interrupted ? { reason: INTERRUPTED_REASON } : {};
+  if (!run.multi) {
+    if (interrupted) output.out(interruptedLine(path.join(run.reportDir, 'index.html')));
+    return { verdict: targets[0].verdict, exitCode, reportDir: run.reportDir, targets, ...stopped };
+  }
   const gate = matrixGate(reports, exitCode);
   const matrix = {
     ...buildMatrixReport(
@@ -197,8 +214,10 @@ function closeRun(run: Run, targets: TargetResult[], end: RunEnd, output: Output
   const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
   const shardNote = matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : '';
   output.out(
-    `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass${shardNote}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
+    interrupted
+      ? interruptedLine(path.join(run.reportDir, 'index.html'))
+      : `\nConformance matrix${matrix.shard ? ` of shard ${matrix.shard}` : ''}: ${headline(matrix)}, ${passing} of ${matrix.targets.length} targets pass${shardNote}\n${files.map((f) => `  report: ${f}`).join('\n')}\n`,
   );
   if (gate) output.out(`  ${gate.text}\n`);
-  return { verdict: matrix.verdict, exitCode, reportDir: run.reportDir, targets, matrix };
+  return { verdict: matrix.verdict, exitCode, reportDir: run.reportDir, targets, matrix, ...stopped };
 }

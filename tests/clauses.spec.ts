@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { clausesToReplay, detailsOf, replay, titleOf } from './replay.ts';
+import { clausesToReplay, detailsOf, replay, test, titleOf } from './replay.ts';
 
 // One test per clause of contracts/clauses.yaml, in its order; the judge (checks/) gave each its verdict
 // in the runner, and the test replays it (tests/replay.ts).

@@ -49,8 +49,9 @@ export default defineConfig({
   // A test replays a verdict and sends nothing: the request timeouts bind the judging, not the tests.
   timeout: 15_000,
   globalTimeout: run.runTimeoutMs + BACKSTOP_MS,
-  // junit.xml is the suite's own (reporters/junit.ts), rendered from the report: an errored clause is an <error>.
-  reporter: [['list'], [here('reporter')]],
+  // The terminal's lines are the suite's own (terminal.ts): a user's --reporter replaces them, and the command keeps
+  // the reporter that writes the reports. junit.xml is the suite's too (reporters/junit.ts), rendered from the report.
+  reporter: [[here('terminal')], [here('reporter')]],
   globalSetup: here('global-setup'),
   use: { trace: 'off' },
 });

@@ -18,7 +18,14 @@ export interface Replay {
   message?: string;
   /** Why a failure is expected: the known deviation that excuses it. */
   deviation?: string;
+  /** For a fleet's test: how many of its targets gave the status (`5 of 50 targets`). */
+  share?: string;
 }
+
+/** The annotation a clause's test names its status with, in the suite's words (reporters/conformance-result.ts). */
+export const STATUS_ANNOTATION = 'status';
+/** The annotation a fleet's test names the share of its targets with that gave the status. */
+export const SHARE_ANNOTATION = 'targets';
 
 export interface ReplayFile {
   /** Where the run's own reports go; Playwright's by-products are kept apart by it. */

@@ -44,11 +44,12 @@ const cut = (text: string, chars: number) => (text.length > chars ? `${text.slic
 export function fleetReplay(byTarget: { target: string; replay: Replay }[]): Replay {
   const status = FLEET_ORDER.find((s) => byTarget.some((t) => t.replay.status === s)) ?? 'not-judged';
   const giving = byTarget.filter((t) => t.replay.status === status);
-  if (status === 'passed') return { status };
+  const share = `${giving.length} of ${byTarget.length} targets`;
+  if (status === 'passed') return { status, share };
   const named = giving.slice(0, NAMED_TARGETS).map((t) => `${t.target}: ${cut(t.replay.message ?? status, TARGET_WORDS)}`);
   const more = giving.length > NAMED_TARGETS ? [`…and ${giving.length - NAMED_TARGETS} more`] : [];
-  const message = [`${giving.length} of ${byTarget.length} targets: ${status} (each target's report has its detail)`, ...named, ...more].join('\n');
-  return status === 'known-deviation' ? { status, message, deviation: `${giving.length} targets' known deviations` } : { status, message };
+  const message = [`${share}: ${status} (each target's report has its detail)`, ...named, ...more].join('\n');
+  return status === 'known-deviation' ? { status, message, share, deviation: `${giving.length} targets' known deviations` } : { status, message, share };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Output } from '../run/output.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { forTheLog, visible } from '../harness/files/visible.ts';
 import { buildReports, writeReports, type RunEnd, type Selection } from '../run/report-run.ts';
+import { headline, VERDICT_LABEL } from '../reporters/sections.ts';
 import type { RunResult } from '../run/result.ts';
 import { leaveReplayFile } from './replay-file.ts';
 import { replaysOfRun } from './replays.ts';
@@ -14,10 +15,17 @@ import { endOf, judgingEnd, thisRun } from './runner.ts';
 // the workers replay what those reports say; at the end, the command is told the exit code the engine gave.
 // It decides nothing itself.
 
-/** What the command that started the run (bin/admin-api-conformance.js) is told: that the run began, then its exit code. */
-function tellTheCommand(message: { started: true } | { verdict: string; exitCode: number }): void {
+/**
+ * What the command that started the run (bin/admin-api-conformance.js) is told: that the run began, then its exit code
+ * and the word its reports are headed with, which the command names when a stop came after they were written.
+ */
+function tellTheCommand(message: { started: true } | { verdict: string; exitCode: number; headline: string }): void {
   if (process.connected) process.send?.(message);
 }
+
+/** The word the run's reports are headed with: its matrix's, or its one target's. */
+const headlineOf = (result: RunResult) =>
+  result.matrix ? headline(result.matrix) : result.targets[0] ? headline(result.targets[0].report) : VERDICT_LABEL[result.verdict];
 
 /** The clauses the chosen tests select, for each target: by its project, or one choice for a single target or a fleet. */
 function selectionOf(suite: Suite): Selection {
@@ -96,14 +104,14 @@ export default class ConformanceReporter implements Reporter {
       const chosen = await this.written;
       const outcome = chosen ?? (await this.write(endOf({ ...(await judgingEnd()), ...(result.status === 'interrupted' && { status: 'interrupted' }) })));
       this.output.flush();
-      return this.settle(outcome.verdict, outcome.exitCode);
+      return this.settle(outcome.verdict, outcome.exitCode, headlineOf(outcome));
     } catch (error) {
       this.output.flush();
       // A report that cannot be written (a full disk, a folder taken away) leaves the run without a verdict: one
       // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
       const { code, message } = error as NodeJS.ErrnoException;
       process.stderr.write(`conformance: no verdict: the reports could not be written (${visible(code ?? message ?? String(error))})\n`);
-      return this.settle('incomplete', 3);
+      return this.settle('incomplete', 3, VERDICT_LABEL.incomplete);
     } finally {
       this.removeReplays?.();
       current.release();
@@ -111,8 +119,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** The engine's exit code as the run's status and the command's exit code, whatever reporters the user adds or replaces. */
-  private settle(verdict: string, exitCode: number): { status: FullResult['status'] } {
-    tellTheCommand({ verdict, exitCode });
+  private settle(verdict: string, exitCode: number, headline: string): { status: FullResult['status'] } {
+    tellTheCommand({ verdict, exitCode, headline });
     return { status: exitCode === 0 ? 'passed' : 'failed' };
   }
 }

@@ -35,10 +35,21 @@ export async function bounded<T>(tasks: (() => Promise<T>)[], lanes: number): Pr
   return results;
 }
 
+/** What stands for a request a stopped run did not send: its recording is dropped (run/judge-run.ts), never judged. */
+const notSent = (request: ExchangeRequest, baseUrl: string): Exchange => ({
+  request,
+  url: baseUrl + request.path,
+  startedAt: Date.now(),
+  durationMs: 0,
+  bodyBytes: 0,
+  failure: 'not sent: the run was stopped first',
+});
+
 /**
  * Sends the run's request plan `config.repeat` times, `config.concurrency` requests at a time. The first
  * round is the recording every clause judges; the others only show whether the target answers alike.
- * When `stop` aborts, every request ends at once, as though its timeout had passed.
+ * When `stop` aborts, every request ends at once, as though its timeout had passed, and none is sent after: in
+ * repeat mode thousands may be waiting their turn, and each would still take the time of a refused request.
  */
 export async function record(config: TargetConfig, stop?: AbortSignal): Promise<{ recording: Recording; rounds: Exchange[][] }> {
   const run = makeRunSecrets();
@@ -55,9 +66,10 @@ export async function record(config: TargetConfig, stop?: AbortSignal): Promise<
     bodies: new DecodedBodies(),
     stop,
   };
-  const tasks = Array.from({ length: config.repeat }, () => plan.map((request) => () => send(request, options))).flat();
+  const sendUnlessStopped = (request: ExchangeRequest) => () => (stop?.aborted ? Promise.resolve(notSent(request, config.baseUrl)) : send(request, options));
+  const tasks = Array.from({ length: config.repeat }, () => plan.map(sendUnlessStopped)).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.
-  const described = config.openapiPath === undefined ? [] : [() => send(descriptionRequest(config.openapiPath!), options)];
+  const described = config.openapiPath === undefined ? [] : [sendUnlessStopped(descriptionRequest(config.openapiPath!))];
   const answers = await bounded([...tasks, ...described], config.concurrency).finally(() => network.close());
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
   return { recording: { run, startedAt, exchanges: [...rounds[0], ...answers.slice(tasks.length)] }, rounds };

@@ -60,10 +60,13 @@ const step = (inputs: Record<string, string>, id: 'run' | 'gate', outputs: Recor
 async function action(r: Runner, inputs: Record<string, string>) {
   const runStep = step(inputs, 'run');
   const ran = await run('bash', ['-e', '-c', runStep.run], r.workspace, { ...runnerEnv(r), ...runStep.env });
-  const lines = readFileSync(r.output, 'utf8').split('\n').filter(Boolean);
+  const written = readFileSync(r.output, 'utf8').split('\n').filter(Boolean);
+  // The artifact's name, made of the inputs, is set apart: `lines` are what the run and its reports gave.
+  const lines = written.filter((l) => !l.startsWith('artifact-name='));
+  const artifact = written.filter((l) => l.startsWith('artifact-name=')).map((l) => l.slice('artifact-name='.length));
   const gateStep = step(inputs, 'gate', outputsOf(lines));
   const gated = await run('bash', ['-e', '-c', gateStep.run], r.workspace, { ...runnerEnv(r), ...gateStep.env });
-  return { ran, lines, gated };
+  return { ran, lines, artifact, gated, summary: readFileSync(r.summary, 'utf8') };
 }
 
 const admin = (baseUrl: string) => ({ 'base-url': baseUrl, 'admin-token': REFERENCE_FIXTURES.adminToken });
@@ -82,9 +85,13 @@ test("false pass: a report folder with a planted lock folder and a planted PASS 
     const report = plantReport(r, planted);
     // A folder named like the lock blocks every run in this folder: the run refuses and writes nothing.
     mkdirSync(path.join(r.workspace, 'conformance-report', LOCK_FILE));
-    const { ran, lines, gated } = await action(r, admin(url));
+    const { ran, lines, gated, summary } = await action(r, admin(url));
     expect(ran.exitCode, ran.output).toBe(0);
     expect(ran.output).toContain('is not a file, so no run can hold the folder');
+    // The planted report is no report of this run's: its words reach neither the outputs nor the job summary.
+    expect(summary).toBe(
+      "## Conformance: configuration error, nothing was checked\n\n> the run wrote no report, so what it refused is in the step's log only\n",
+    );
     expect(lines, `planted ${JSON.stringify(planted)}`).toEqual(['exit-code=2', 'verdict=none']);
     expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe(planted);
     expect(gated.exitCode).toBe(2);
@@ -100,8 +107,9 @@ test('false pass: a planted lock that names no run (a file holding 1) is taken o
   writeFileSync(path.join(r.workspace, 'conformance-report', WRITTEN_FILE), '{"written":["conformance.json"]}\n');
   writeFileSync(path.join(r.workspace, 'conformance-report', LOCK_FILE), '1\n');
   // A missing secret: the run refuses its configuration, and leaves its error report in the folder it took.
-  const { ran, lines, gated } = await action(r, { 'base-url': await refusingUrl(), 'admin-token': '' });
+  const { ran, lines, gated, summary } = await action(r, { 'base-url': await refusingUrl(), 'admin-token': '' });
   expect(ran.output).toContain('CONFORMANCE_ADMIN_TOKEN is set but empty');
+  expect(summary).toContain('> CONFORMANCE\\_ADMIN\\_TOKEN is set but empty');
   expect(ran.output).not.toContain('another run');
   expect(lines).toEqual(['exit-code=2', 'verdict=error']);
   expect(JSON.parse(readFileSync(report, 'utf8')).verdict).toBe('error');
@@ -140,12 +148,31 @@ test('a .env not asked for: an env-file input that names no .env is refused in o
   writeFileSync(path.join(r.workspace, 'settings'), 'CONFORMANCE_GATE=regressions\n');
   for (const named of ['settings', 'missing/.env', 'x\n::error::planted/.env']) {
     writeFileSync(r.output, '');
-    const { ran, lines, gated } = await action(r, { ...admin('http://127.0.0.1:9'), 'env-file': named });
+    writeFileSync(r.summary, '');
+    const { ran, lines, gated, summary } = await action(r, { ...admin('http://127.0.0.1:9'), 'env-file': named });
     expect(lines, named).toEqual(['exit-code=2', 'verdict=none']);
     expect(ran.output).toMatch(/^conformance: configuration error: the env-file input /m);
+    expect(summary).toMatch(/^## Conformance: configuration error, nothing was checked\n\n> the env-file input names /);
+    expect(summary).not.toContain('planted');
     expect(ran.output).not.toContain('::error::planted');
     expect(gated.exitCode).toBe(2);
   }
+});
+
+test('the job summary of a refused configuration is its reason on one line of Markdown, escaped, read only from a report this run wrote', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-reason-'));
+  const report = path.join(dir, 'conformance.json');
+  const verdictJs = path.join(PROJECT_ROOT, 'action', 'verdict.js');
+  const reason = async (before: string) => (await run('node', [verdictJs, 'reason', report, before], dir)).output;
+  writeFileSync(report, JSON.stringify({ verdict: 'error', errors: ['configuration error: a <script>x</script> [link](http://evil.invalid)\n## forged'] }));
+  const planted = (await run('node', [verdictJs, 'identity', report], dir)).output.trim();
+  // Left before the run: not this run's, so nothing is said of it.
+  expect(await reason(planted)).toBe('');
+  writeFileSync(report, JSON.stringify({ verdict: 'error', errors: ['configuration error: a <script>x</script> [link](http://evil.invalid)\n## forged'] }));
+  expect(await reason('none')).toBe('a \\<script\\>x\\</script\\> \\[link\\]\\(http://evil\\.invalid\\) \\#\\# forged');
+  // A run that judged is no refusal: its own summary says what it found.
+  writeFileSync(report, JSON.stringify({ verdict: 'fail', errors: [] }));
+  expect(await reason('none')).toBe('');
 });
 
 test("a stopped step: SIGTERM to the run step stops the command and Playwright within seconds, and the step ends with the command's code", async () => {
@@ -165,7 +192,11 @@ test("a stopped step: SIGTERM to the run step stops the command and Playwright w
       // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
       await expect.poll(() => groupAlive(shell.pid!), { timeout: 20_000 }).toBe(false);
       expect(await ended).toBe(143);
-      expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual(['exit-code=143', 'verdict=incomplete']);
+      expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual([
+        'exit-code=143',
+        'verdict=incomplete',
+        `artifact-name=conformance-report-127.0.0.1-${new URL(target.url).port}`,
+      ]);
     } finally {
       if (groupAlive(shell.pid!)) process.kill(-shell.pid!, 'SIGKILL');
     }

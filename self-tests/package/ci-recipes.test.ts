@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -8,6 +8,7 @@ import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { action, runner, runSteps } from '../support/ci-runner.ts';
+import { workflowJob } from '../support/ci-steps.ts';
 import { run } from '../support/package.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 import { startStandIn, type Call, type StandIn } from '../support/stand-in.ts';
@@ -76,11 +77,52 @@ test('the action holds a run to its baseline: under the regressions gate a failu
   expect(alone.out).toEqual({ 'exit-code': '2', verdict: 'error' });
 });
 
-test('the action fails the job when a secret is missing, and says nothing was checked', async () => {
-  const { out, gated } = await standInAction({ 'base-url': server.url, 'admin-token': '' });
-  expect(out['exit-code']).toBe('2');
+test('the action fails the job when a secret is missing, and its job summary says what was refused', async () => {
+  const { r, out, gated } = await standInAction({ 'base-url': server.url, 'admin-token': '' });
+  expect(out).toEqual({ 'exit-code': '2', verdict: 'error' });
   expect(gated.exitCode).toBe(2);
   expect(gated.log).toContain('::error title=Conformance not run::configuration error');
+  expect(readFileSync(r.summary, 'utf8')).toBe(
+    '## Conformance: configuration error, nothing was checked\n\n> CONFORMANCE\\_ADMIN\\_TOKEN is set but empty in the environment: give it a value or unset it \\(a CI secret that is missing arrives empty\\)\n',
+  );
+});
+
+// A matrix of deployments uses the action once per deployment in one workflow: each upload needs a name of its own.
+test("the action in a matrix: each deployment uploads its report under a name of its own, which never holds the URL's credentials or query", async () => {
+  const env = referenceTargetEnv(server.url);
+  const port = new URL(server.url).port;
+  const named = async (inputs: Record<string, string>) =>
+    (await standInAction({ 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, claim: 'core', ...inputs })).artifact;
+  expect(await named({ 'base-url': server.url })).toBe(`conformance-report-127.0.0.1-${port}`);
+  expect(await named({ 'base-url': `${server.url}/variants/${fault.name}` })).toBe(`conformance-report-127.0.0.1-${port}-variants-${fault.name}`);
+  expect(await named({ 'base-url': `http://ops:hunter2-secret@127.0.0.1:${port}/eu?token=abc123#x` })).toBe(`conformance-report-127.0.0.1-${port}-eu`);
+  expect(await named({ 'base-url': server.url, 'artifact-name': 'conformance-eu' })).toBe('conformance-eu');
+  // A name the upload would refuse is refused before anything runs, in the job summary too.
+  const wrong = await standInAction({ 'base-url': server.url, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN, 'artifact-name': 'eu/west:1' });
+  expect(wrong.out).toEqual({ 'exit-code': '2', verdict: 'none' });
+  expect(readFileSync(wrong.r.summary, 'utf8')).toContain("> the artifact-name input may hold letters, digits, '.', '-' and '_' only");
+});
+
+test('the action takes a target file and the product: the report names the target and the product, the artifact the file', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-target-'));
+  const file = path.join(dir, 'eu-staging.yaml');
+  writeFileSync(file, `name: eu-staging\nbaseUrl: ${server.url}\nclaim: [core, projects-data]\n`);
+  const env = referenceTargetEnv(server.url);
+  const ran = await standInAction({
+    'target-file': file,
+    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+    'product-name': 'Flagship Feature Service',
+    'product-version': '4.2.0',
+  });
+  expect(ran.out, ran.ran.log).toEqual({ 'exit-code': '0', verdict: 'pass' });
+  expect(ran.artifact).toBe('conformance-report-eu-staging');
+  const report: ConformanceReport = JSON.parse(readFileSync(path.join(ran.r.workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+  expect(report.target.name).toBe('eu-staging');
+  expect(report.product).toMatchObject({ name: 'Flagship Feature Service', version: '4.2.0' });
+  // The target file gives the base URL: without it, and without the base-url input, the run has no target and is refused.
+  writeFileSync(file, 'name: eu-staging\n');
+  const bare = await standInAction({ 'target-file': file, 'admin-token': env.CONFORMANCE_ADMIN_TOKEN });
+  expect(bare.out).toEqual({ 'exit-code': '2', verdict: 'error' });
 });
 
 test("the GitHub Actions recipe uses this repository's action with the inputs it declares", () => {
@@ -91,6 +133,58 @@ test("the GitHub Actions recipe uses this repository's action with the inputs it
   const step = doc.jobs.conformance.steps.find((s) => s.uses?.includes('admin-api-conformance'))!;
   expect(Object.keys(step.with ?? {}).filter((k) => !declared.includes(k))).toEqual([]);
   expect(Object.keys(step.with ?? {})).toEqual(expect.arrayContaining(['base-url', 'admin-token']));
+});
+
+// The release recipe publishes to a registry and pushes a tag, which no self-test does: its steps are read in their
+// order, and the one that names the repository is run on a copy of package.json.
+test('the release recipe tests, packs, publishes with provenance and tags the Action, in that order, and names the repository provenance needs', async () => {
+  const file = path.join(PROJECT_ROOT, 'docs', 'ci', 'release.yml');
+  const doc = parseYaml(readFileSync(file, 'utf8')) as { on: Record<string, unknown>; permissions: Record<string, string> };
+  expect(Object.keys(doc.on)).toEqual(['workflow_dispatch']);
+  expect(doc.permissions).toEqual({ contents: 'write', 'id-token': 'write' });
+  const { steps } = workflowJob(file, 'release', { 'secrets.NPM_TOKEN': 'npm-token', 'github.token': 'github-token', 'env.VERSION': '0.1.0' });
+  const script = steps.map((s) => s.run).join('\n');
+  const order = [
+    'npm view',
+    'npm test',
+    'npm pkg set',
+    'npm pack',
+    'npm publish "admin-api-conformance-$VERSION.tgz" --provenance',
+    'git tag "v$VERSION"',
+    'git push origin "v$VERSION"',
+    'gh release create',
+  ];
+  const at = order.map((command) => script.indexOf(command));
+  expect(
+    at.every((i) => i >= 0),
+    JSON.stringify(at),
+  ).toBe(true);
+  expect(at).toEqual([...at].sort((a, b) => a - b));
+  // package.json names no repository (it has none yet) and asks for provenance, which needs one: the release names it.
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
+  expect(pkg.repository).toBeUndefined();
+  expect(pkg.publishConfig).toEqual({ access: 'public', provenance: true });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-release-'));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg));
+  const naming = steps.find((s) => s.name === 'Name the repository')!;
+  const named = await run('bash', ['-e', '-c', naming.run], dir, { GITHUB_REPOSITORY: 'example-org/admin-api-conformance' }, 60_000, false);
+  expect(named.exitCode, named.output).toBe(0);
+  expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toMatchObject({
+    repository: { type: 'git', url: 'git+https://github.com/example-org/admin-api-conformance.git' },
+    homepage: 'https://github.com/example-org/admin-api-conformance#readme',
+    bugs: { url: 'https://github.com/example-org/admin-api-conformance/issues' },
+  });
+});
+
+test('every recipe that installs the suite from the registry says it is not published yet, and how to use the packed tarball until then', () => {
+  const recipes = readdirSync(path.join(PROJECT_ROOT, 'docs', 'ci')).filter((f) => f !== 'release.yml');
+  const installing = recipes.filter((f) => readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', f), 'utf8').includes('admin-api-conformance@0.1.0'));
+  expect(installing.length).toBeGreaterThanOrEqual(4);
+  for (const recipe of installing) {
+    const text = readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', recipe), 'utf8');
+    expect(text, recipe).toContain('admin-api-conformance@0.1.0 is not published on the npm registry yet');
+    expect(text, recipe).toContain('admin-api-conformance-0.1.0.tgz');
+  }
 });
 
 const readMatrix = (file: string): MatrixReport => JSON.parse(readFileSync(file, 'utf8'));

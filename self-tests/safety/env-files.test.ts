@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../harness/config/config.ts';
+import { replayFolderProblem } from '../../harness/config/replay-folder.ts';
 import { PROJECT_ROOT } from '../support/run-suite.ts';
 
 // Issue 4, part 3: secrets go in .env, which git never sees; .env.example says what can go there.
@@ -50,4 +52,33 @@ test('.env.example copied to .env is a valid configuration once the admin token 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Every `CONFORMANCE_NAME=value` line of .env.example, commented out or not: the settings it shows. */
+const exampleSettings = () =>
+  Object.fromEntries([...read('.env.example').matchAll(/^#? ?(CONFORMANCE_[A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string]));
+
+test(".env.example shows only the settings a user gives, each of the command's own (--help lists them), none the suite sets for itself", () => {
+  const { variables } = JSON.parse(read('harness/config/variables.json')) as { variables: { name: string }[] };
+  const names = variables.map((v) => v.name);
+  expect(Object.keys(exampleSettings()).filter((name) => !names.includes(name))).toEqual([]);
+  expect(names.filter((name) => !(name in exampleSettings()))).toEqual([]);
+});
+
+test('.env.example shows a bundle to replay where the suite takes it: outside the report folder it shows', () => {
+  const { CONFORMANCE_REPLAY, CONFORMANCE_REPORT_DIR } = exampleSettings();
+  expect(CONFORMANCE_REPLAY).toBeTruthy();
+  const settings = { CONFORMANCE_REPLAY, CONFORMANCE_REPORT_DIR };
+  expect(replayFolderProblem({ env: {}, dotenv: settings, dotenvFile: '.env' }, PROJECT_ROOT)).toBeUndefined();
+  // The same check refuses the bundle the example used to show, in the report folder every run clears first.
+  const inReportFolder = { ...settings, CONFORMANCE_REPLAY: 'conformance-report/evidence.tar.gz' };
+  expect(replayFolderProblem({ env: {}, dotenv: inReportFolder, dotenvFile: '.env' }, PROJECT_ROOT)).toContain('lies in the report folder');
+});
+
+test('the tarball npm pack makes is ignored by git', () => {
+  const ignored = execFileSync('git', ['check-ignore', '--no-index', 'admin-api-conformance-0.1.0.tgz', 'admin-api-conformance-1.2.3.tgz'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+  });
+  expect(ignored.trim().split('\n')).toEqual(['admin-api-conformance-0.1.0.tgz', 'admin-api-conformance-1.2.3.tgz']);
 });

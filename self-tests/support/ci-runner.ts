@@ -69,8 +69,9 @@ export async function action(inputs: Record<string, string>, env: Record<string,
   // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
   const [install, runStep] = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
   const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite);
-  const out = outputs(r);
+  // The artifact's name is the inputs', apart from the run's two outputs, which are what the gate reads.
+  const { 'artifact-name': artifact, ...out } = outputs(r);
   const gate = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
   const gated = await runSteps(r, [gate], { GITHUB_ACTION_PATH: actionPath }, suite);
-  return { r, ran, out, gated };
+  return { r, ran, out, artifact, gated };
 }
