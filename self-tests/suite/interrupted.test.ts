@@ -70,8 +70,8 @@ test('a fleet stopped by the caller is INTERRUPTED in its headline, its page, it
     const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-interrupted-fleet-'));
     const fleet = path.join(dir, 'fleet.yaml');
     const targets = Array.from({ length: 9 }, (_, i) => `  - { name: tenant-${i + 1}, baseUrl: "${target.url}" }`);
-    writeFileSync(fleet, `defaults: { adminTokenFrom: REF_ADMIN, timeoutMs: 60000 }\ntargets:\n${targets.join('\n')}\n`);
-    const run = await stoppedRun({ CONFORMANCE_TARGETS: fleet, REF_ADMIN: REFERENCE_FIXTURES.adminToken }, () => target.seen.length >= 9);
+    writeFileSync(fleet, `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_REF_ADMIN, timeoutMs: 60000 }\ntargets:\n${targets.join('\n')}\n`);
+    const run = await stoppedRun({ CONFORMANCE_TARGETS: fleet, CONFORMANCE_TOKEN_REF_ADMIN: REFERENCE_FIXTURES.adminToken }, () => target.seen.length >= 9);
     try {
       const matrix: MatrixReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8'));
       expect(matrix).toMatchObject({ verdict: 'incomplete', interrupted: true });
