@@ -5,6 +5,7 @@ import { violationLine } from '../harness/judging/violation-words.ts';
 import type { ReportView } from './conformance-result.ts';
 import { changeText, KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
+import { claimedClauses } from './claim.ts';
 
 // A terminal obeys escape sequences and line breaks: every quoted string is shown on one line, its hidden
 // characters escaped (harness/files/visible.ts), whether it came from the target, a file of the user's or a merged report.
@@ -87,7 +88,12 @@ export function consoleSummary(report: ReportView, files: string[]): string {
     lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired'))
     lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
-  for (const c of report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST')) lines.push(`  not exercised  ${c.id}: ${t(c.reason)}`);
+  // What the claim covers is listed; a clause of a profile the run did not claim is counted, its profile named by the claim line.
+  const notExercised = report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST');
+  const claimed = new Set(claimedClauses(notExercised, report.claim).map((c) => c.id));
+  for (const c of notExercised.filter((c) => claimed.has(c.id))) lines.push(`  not exercised  ${c.id}: ${t(c.reason)}`);
+  const outside = notExercised.length - claimed.size;
+  if (outside > 0) lines.push(`  not exercised, outside the claim  ${outside} MUST clause${outside === 1 ? '' : 's'} of profiles the run does not claim`);
   const notJudged = report.clauses.filter((c) => c.status === 'not-judged' && c.level === 'MUST').map((c) => c.id);
   if (notJudged.length > 0) lines.push(`  not judged  ${listIds(notJudged)}: ${t(report.clauses.find((c) => c.status === 'not-judged')?.reason)}`);
   lines.push(...files.map((f) => `  report: ${f}`), '');
