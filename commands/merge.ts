@@ -31,10 +31,13 @@ function notOneRun(shards: ShardReports[]): string | undefined {
   const elsewhere = shards.find((s) => s.matrix.run !== first.matrix.run);
   if (elsewhere)
     return `shard ${elsewhere.matrix.shard} is of run "${elsewhere.matrix.run}", shard ${first.matrix.shard} of run "${first.matrix.run}": merge the shards of one run (a re-run of some shards is another run: re-run them all)`;
-  const key = (m: ShardMatrix) => JSON.stringify([m.suite, m.document.sha256]);
-  const other = shards.find((s) => key(s.matrix) !== key(first.matrix));
-  if (other)
-    return `shard ${other.matrix.shard} was judged by ${other.matrix.suite.version} (contracts ${other.matrix.suite.contractsHash}), shard ${first.matrix.shard} by ${first.matrix.suite.version} (contracts ${first.matrix.suite.contractsHash})`;
+  // Which judge each shard had: the suite and its contracts, and the text of the document, each named where they differ.
+  const judge = (m: ShardMatrix) => `${m.suite.version} (contracts ${m.suite.contractsHash})`;
+  const bySuite = shards.find((s) => judge(s.matrix) !== judge(first.matrix));
+  if (bySuite) return `shard ${bySuite.matrix.shard} was judged by ${judge(bySuite.matrix)}, shard ${first.matrix.shard} by ${judge(first.matrix)}`;
+  const byDocument = shards.find((s) => s.matrix.document.sha256 !== first.matrix.document.sha256);
+  if (byDocument)
+    return `shard ${byDocument.matrix.shard} was judged against the text of the document of SHA-256 ${byDocument.matrix.document.sha256}, shard ${first.matrix.shard} against ${first.matrix.document.sha256}: one run is judged against one text`;
   const targets = shards.find((s) => JSON.stringify(s.matrix.runTargets) !== JSON.stringify(first.matrix.runTargets));
   if (targets) return `shard ${targets.matrix.shard} and shard ${first.matrix.shard} name different targets for their run`;
   const total = (m: ShardMatrix) => m.shard?.split('/')[1];

@@ -7,6 +7,7 @@ import { summaryOf, verdictOf, type ConformanceReport } from '../../reporters/co
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { merge } from '../../run/commands.ts';
+import { mergeShards, type ShardReports } from '../../commands/merge.ts';
 import { bundleOf, referenceBundle, removeScratch, scratch } from '../support/in-process-bundle.ts';
 import { runCommand } from '../support/run-suite.ts';
 import { shardFolder, writeMatrix, writeTarget } from '../support/shard-folders.ts';
@@ -206,4 +207,26 @@ test('merge of a folder holding a dangling link or a link loop: every unreadable
     const merged = await runCommand(['merge', given]);
     expect([title, merged.exitCode, merged.stdout, merged.stderr]).toEqual([title, exitCode, '', `admin-api-conformance: ${line(into)}\n`]);
   }
+});
+
+// Shards of one run are judged by one judge: the suite, its contracts and the text of the document. Where they differ,
+// the refusal names what differs, for each shard: a text of the document by its digest.
+test('shards judged against two texts of the document are refused naming each text, never with the same words for both', () => {
+  const shardOf = (shard: string, sha256: string): ShardReports => ({
+    matrix: {
+      kind: 'matrix',
+      shard,
+      runTargets: ['a', 'b'],
+      run: 'r',
+      targets: [],
+      suite: { version: '1', contractsHash: 'c' },
+      document: { sha256 },
+      durationMs: 1,
+    },
+    targets: [],
+  });
+  const merged = mergeShards([shardOf('1/2', 'a'.repeat(64)), shardOf('2/2', 'b'.repeat(64))]);
+  expect(merged).toEqual({
+    refused: `the report folders are not of one run: shard 2/2 was judged against the text of the document of SHA-256 ${'b'.repeat(64)}, shard 1/2 against ${'a'.repeat(64)}: one run is judged against one text`,
+  });
 });
