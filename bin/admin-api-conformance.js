@@ -249,7 +249,8 @@ function exitCodeOf(code, signal, outcome, errors) {
     return refuseRun(`Playwright refused to start: ${refused.message}`);
   }
   process.stderr.write(errors);
-  if (code === EXIT.configuration) return EXIT.configuration;
+  // The run said why in its one line: a configuration error (2), or reports it could not write as it started (3).
+  if (code === EXIT.configuration || (code === EXIT.noVerdict && outcome.exitCode === undefined)) return code;
   if (outcome.exitCode !== undefined) return outcome.exitCode;
   // A runner killed from outside, most often by the system when memory ran out, has no exit code to show.
   const end = signal ? `Playwright was killed by ${signal}${signal === 'SIGKILL' ? ', perhaps for lack of memory' : ''}` : `Playwright exited ${code}`;

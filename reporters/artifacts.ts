@@ -1,5 +1,5 @@
+import { writeWhole } from '../harness/files/whole-file.ts';
 import { appendFileSync } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
 import path from 'node:path';
 import { renderBadge } from './badge.ts';
 import type { ReportView } from './conformance-result.ts';
@@ -17,7 +17,7 @@ import { makeFolder } from '../harness/files/folders.ts';
  */
 function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
   makeFolder(dir);
-  for (const [name, content] of files) writeFileAtomic.sync(path.join(dir, name), content);
+  for (const [name, content] of files) writeWhole(path.join(dir, name), content);
   const markdown = files.find(([name]) => name === 'summary.md');
   if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
   return files.map(([name]) => path.join(dir, name));

@@ -1,4 +1,4 @@
-import writeFileAtomic from 'write-file-atomic';
+import { writeWhole } from '../harness/files/whole-file.ts';
 import type { KeyObject } from 'node:crypto';
 import { contractFiles } from '../harness/contracts/contracts.ts';
 import { documentPath, specDocument } from '../harness/contracts/document.ts';
@@ -33,6 +33,6 @@ export function writeAttestation(
   const configuration = suiteConfiguration({ sha256: run.configuration, claim: report.claim.profiles });
   const statement = attestationStatement(report, subject, configuration, run.url)!;
   const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), run.key);
-  writeFileAtomic.sync(subject.attestation, `${JSON.stringify(envelope)}\n`);
+  writeWhole(subject.attestation, `${JSON.stringify(envelope)}\n`);
   return { written: subject.attestation, keyid: keyIdOf(run.key) };
 }

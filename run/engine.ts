@@ -6,7 +6,7 @@ import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import { judgeTargets } from './judge-run.ts';
 import { SILENT, TERMINAL, type Output } from './output.ts';
 import { loadRun, type Run } from './prepare.ts';
-import { refuseConfiguration, startRun } from './report-folder.ts';
+import { refuseConfiguration, ReportsUnwritten, startRun } from './report-folder.ts';
 import { reportRun, stopOf, type RunEnd, type Selection } from './report-run.ts';
 import type { RunResult } from './result.ts';
 import { variablesOf, type ConformanceOptions } from './settings.ts';
@@ -95,6 +95,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     selection = selectionOf(options.clauses);
     release = startRun(run, output);
   } catch (error) {
+    if (error instanceof ReportsUnwritten) {
+      output.err(`conformance: no verdict: ${error.message}\n`);
+      return { verdict: 'incomplete', exitCode: EXIT_CODE.incomplete, targets: [], reason: error.message };
+    }
     if (!(error instanceof ConfigError)) throw error;
     return refused(error, env, cwd, output);
   }

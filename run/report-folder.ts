@@ -32,6 +32,13 @@ function placeholder(target: ConformanceReport['target'], product?: Product, cla
   });
 }
 
+/** The run's reports could not be written as it started (ENOSPC, EROFS, EIO...): no verdict, exit code 3. */
+export class ReportsUnwritten extends Error {
+  constructor(readonly code: string) {
+    super(`the reports could not be written (${code})`);
+  }
+}
+
 /** Takes every report folder of the run and leaves an incomplete report in each; returns what lets the folder go. */
 export function startRun(run: RunTargets, output: Output): () => void {
   // What this run writes: its reports, and with several targets each one's folder below targets/.
@@ -44,6 +51,9 @@ export function startRun(run: RunTargets, output: Output): () => void {
     }
   } catch (error) {
     release();
+    // A disk full (or read-only) as the run starts is no fault of the settings, nor of the suite's: no verdict, one line.
+    const { code } = error as NodeJS.ErrnoException;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new ReportsUnwritten(code);
     throw error;
   }
   // A notice names a target file as given, escaped as a configuration error's quotes are (harness/files/config-error.ts).

@@ -3,7 +3,7 @@ import { ciOf, judgeRun, type JudgingEnd } from '../run/engine.ts';
 import { isFleet, PROJECTS_AT_MOST, projectsOf } from '../run/fleet.ts';
 import { TERMINAL } from '../run/output.ts';
 import { loadRun, type Run } from '../run/prepare.ts';
-import { refuseConfiguration, startRun } from '../run/report-folder.ts';
+import { refuseConfiguration, ReportsUnwritten, startRun } from '../run/report-folder.ts';
 import type { RunEnd } from '../run/report-run.ts';
 
 // The Playwright run's state in its runner, where the configuration, global setup and the reporter all run: the
@@ -63,6 +63,10 @@ export function readRun(env: NodeJS.ProcessEnv = process.env, argv: string[] = p
     if (!listing) state = { run, startedAt: Date.now(), release: startRun(run, TERMINAL), stop: new AbortController() };
     return { reportDir: run.reportDir, projects: projectsOf(run), runTimeoutMs: run.targets[0].runTimeoutMs };
   } catch (error) {
+    if (error instanceof ReportsUnwritten) {
+      process.stderr.write(`conformance: no verdict: ${error.message}\n`);
+      process.exit(3);
+    }
     if (!(error instanceof ConfigError)) throw error;
     if (listing) process.stderr.write(`conformance: configuration error: ${error.message}\n`);
     else refuseConfiguration(error, env, cwd, TERMINAL);

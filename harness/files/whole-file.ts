@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+
+// A file written whole or not at all: beside it first, then renamed over it. On a disk that fills up, write(2)
+// may write part of what it was given and say so; Node's writeFileSync goes on until all is written or the disk
+// refuses, where a single writeSync would take the part for the whole and a file cut at 4,096 bytes would replace
+// the one that stood.
+
+/** Writes `content` to `file` whole, or throws and leaves `file` as it was. */
+export function writeWhole(file: string, content: string): void {
+  const beside = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    const fd = openSync(beside, 'wx', 0o644);
+    try {
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(beside, file);
+  } catch (error) {
+    rmSync(beside, { force: true });
+    throw error;
+  }
+}
