@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../files/config-error.ts';
@@ -88,6 +88,11 @@ function readLock(lock: string): { pid: number; start?: string } | undefined {
   // Only a small regular file is read: a FIFO would never end, and a link would have the lock written elsewhere.
   const stat = lstatSync(lock, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
+  // An empty folder in the lock's place names no run, and holds nothing to lose: it is taken over.
+  if (stat.isDirectory() && readdirSync(lock).length === 0) {
+    rmdirSync(lock);
+    return undefined;
+  }
   if (!stat.isFile()) throw new ConfigError(`${lock} is not a file, so no run can hold the folder: remove it, or give another CONFORMANCE_REPORT_DIR`);
   if (stat.size > LOCK_MAX_BYTES) return { pid: Number.NaN };
   const [pid, start] = readFileSync(lock, 'utf8').trim().split(/\s+/);

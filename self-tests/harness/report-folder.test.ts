@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -77,15 +77,26 @@ test('a lock whose process is gone is taken over, and what that run left is remo
 
 // A lock is a small file this suite wrote. Anything else in its place is named, never read or written
 // through: a FIFO would be waited on for ever, a link would have the lock written where it points.
-test('a lock that is a folder, or a link, is refused in one line naming it; the file a link points to is left as it was', () => {
+test('a lock that is a folder holding anything, or a link, is refused in one line naming it; the file a link points to is left as it was', () => {
   mkdirSync(lock());
+  writeFileSync(path.join(lock(), 'kept'), 'kept\n');
   expect(() => takeReportFolder(dir)).toThrow(`${lock()} is not a file, so no run can hold the folder`);
+  expect(readFileSync(path.join(lock(), 'kept'), 'utf8')).toBe('kept\n');
   rmSync(lock(), { recursive: true });
   const elsewhere = path.join(dir, 'elsewhere.txt');
   writeFileSync(elsewhere, 'kept\n');
   symlinkSync(elsewhere, lock());
   expect(() => takeReportFolder(dir)).toThrow(`${lock()} is not a file, so no run can hold the folder`);
   expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
+});
+
+// A folder planted where the lock goes (by an earlier step, a shared workspace) names no run: a run that refused
+// would leave whatever else was planted standing; an empty one holds nothing to lose, and is taken over.
+test("false pass: an empty folder in the lock's place names no run and is taken over", () => {
+  mkdirSync(lock());
+  const release = takeReportFolder(dir);
+  expect(statSync(lock()).isFile()).toBe(true);
+  release();
 });
 
 test('a lock that is a FIFO is refused at once, not waited on', () => {

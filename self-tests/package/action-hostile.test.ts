@@ -78,16 +78,18 @@ const plantReport = (r: Runner, verdict: string) => {
   return file;
 };
 
-test("false pass: a report folder with a planted lock folder and a planted PASS report ends with the command's exit code 2 and no verdict, one line each, and the gate fails the job", async () => {
+test("false pass: a report folder with a planted lock folder (taken over) and a planted PASS report ends with the command's exit code 2 and no verdict, one line each, and the gate fails the job", async () => {
   const url = await refusingUrl();
   for (const planted of ['pass', 'pass\nexit-code=0']) {
     const r = runner();
     const report = plantReport(r, planted);
-    // A folder named like the lock blocks every run in this folder: the run refuses and writes nothing.
+    // A folder named like the lock names no run and is taken over; the planted report, which no run listed as its
+    // own, is the user's file: the run refuses to write over it, and writes nothing.
     mkdirSync(path.join(r.workspace, 'conformance-report', LOCK_FILE));
     const { ran, lines, gated, summary } = await action(r, admin(url));
     expect(ran.exitCode, ran.output).toBe(0);
-    expect(ran.output).toContain('is not a file, so no run can hold the folder');
+    expect(ran.output).not.toContain('is not a file, so no run can hold the folder');
+    expect(ran.output).toContain('conformance.json');
     // The planted report is no report of this run's: its words reach neither the outputs nor the job summary.
     expect(summary).toBe(
       "## Conformance: configuration error, nothing was checked\n\n> the run wrote no report, so what it refused is in the step's log only\n",
