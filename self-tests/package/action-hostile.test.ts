@@ -8,6 +8,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
 import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
 import { run, userEnv } from '../support/package.ts';
+import { githubEnv } from '../support/ci-runner.ts';
 import { groupAlive, PROJECT_ROOT } from '../support/run-suite.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
@@ -36,17 +37,7 @@ function runner(): Runner {
 }
 
 /** What a GitHub runner gives every step of the job. */
-const runnerEnv = (r: Runner) => ({
-  CI: 'true',
-  GITHUB_ACTIONS: 'true',
-  GITHUB_RUN_ID: '7001',
-  GITHUB_RUN_ATTEMPT: '1',
-  GITHUB_WORKSPACE: r.workspace,
-  GITHUB_OUTPUT: r.output,
-  GITHUB_STEP_SUMMARY: r.summary,
-  GITHUB_ACTION_PATH: PROJECT_ROOT,
-  RUNNER_TEMP: r.temp,
-});
+const runnerEnv = (r: Runner) => ({ ...githubEnv(r), GITHUB_ACTION_PATH: PROJECT_ROOT, RUNNER_TEMP: r.temp });
 
 /** The step's outputs as the runner reads GITHUB_OUTPUT: one `name=value` a line, a later line winning. */
 const outputsOf = (lines: string[]) => Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));

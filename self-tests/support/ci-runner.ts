@@ -23,6 +23,17 @@ export function runner(): Runner {
   return { workspace, output, summary };
 }
 
+/** What a GitHub runner gives every step of a job: its run, its workspace, and the files a step writes its outputs and summary to. */
+export const githubEnv = (r: Pick<Runner, 'workspace' | 'output' | 'summary'>): Record<string, string> => ({
+  CI: 'true',
+  GITHUB_ACTIONS: 'true',
+  GITHUB_RUN_ID: '7001',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_WORKSPACE: r.workspace,
+  GITHUB_OUTPUT: r.output,
+  GITHUB_STEP_SUMMARY: r.summary,
+});
+
 /**
  * Runs shell steps in order as a runner would, stopping at the first that fails; the last exit code. `suite`: whether
  * the steps may start the suite (support/package.ts, run), false when its command stands in (support/stand-in.ts).
@@ -30,17 +41,7 @@ export function runner(): Runner {
 export async function runSteps(r: Runner, steps: ShellStep[], env: Record<string, string>, suite = true): Promise<{ exitCode: number | null; log: string }> {
   let log = '';
   for (const step of steps) {
-    const ciEnv = {
-      CI: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_RUN_ID: '7001',
-      GITHUB_RUN_ATTEMPT: '1',
-      GITHUB_WORKSPACE: r.workspace,
-      GITHUB_OUTPUT: r.output,
-      GITHUB_STEP_SUMMARY: r.summary,
-      ...env,
-      ...step.env,
-    };
+    const ciEnv = { ...githubEnv(r), ...env, ...step.env };
     const result = await run('bash', ['-e', '-c', step.run], r.workspace, ciEnv, 120_000, suite);
     log += `--- ${step.name}\n${result.output}`;
     if (result.exitCode !== 0) return { exitCode: result.exitCode, log };
