@@ -86,18 +86,24 @@ const REFUSED: [string, string, string][] = [
   ],
 ];
 
+/** What loading a fleet file threw: a configuration error, whatever else it is. */
+function refusalOf(file: string): Error {
+  let thrown: unknown;
+  try {
+    loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  return thrown as Error;
+}
+
 for (const [title, text, line] of REFUSED)
   test(`a fleet file with ${title} is refused in one line that quotes no token`, () => {
     const file = fleet(text);
-    let thrown: unknown;
-    try {
-      loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ConfigError);
-    expect((thrown as Error).message).toBe(line.replace('$FILE', `the fleet file ${file}`).replace('$PATH', file));
-    for (const token of Object.values(TOKENS)) expect((thrown as Error).message).not.toContain(token);
+    const thrown = refusalOf(file);
+    expect(thrown.message).toBe(line.replace('$FILE', `the fleet file ${file}`).replace('$PATH', file));
+    for (const token of Object.values(TOKENS)) expect(thrown.message).not.toContain(token);
   });
 
 // Beyond the mistakes with words of their own, a fleet file is checked against its schema where it is read
@@ -138,15 +144,9 @@ const MISSHAPEN: [string, string, string][] = [
 for (const [title, text, line] of MISSHAPEN)
   test(`a fleet file with ${title} is refused in one line naming the field`, () => {
     const file = fleet(text);
-    let thrown: unknown;
-    try {
-      loadTargets({ CONFORMANCE_TARGETS: file, ...TOKENS }, dir);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ConfigError);
-    expect((thrown as Error).message).toBe(line.replace('$FILE', `the fleet file ${file}`));
-    for (const token of Object.values(TOKENS)) expect((thrown as Error).message).not.toContain(token);
+    const thrown = refusalOf(file);
+    expect(thrown.message).toBe(line.replace('$FILE', `the fleet file ${file}`));
+    for (const token of Object.values(TOKENS)) expect(thrown.message).not.toContain(token);
   });
 
 test("a fleet file's targets take the keys of a target file, each token key named by its variable instead", () => {
