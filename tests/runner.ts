@@ -38,7 +38,7 @@ export function thisRun(): State {
 }
 
 /** Why Playwright's own options cannot carry this run, when they cannot. */
-function optionsProblem(argv: string[], run: Run): string | undefined {
+export function optionsProblem(argv: string[], run: Run): string | undefined {
   // Playwright's own --shard, given to Playwright directly, would split one run's tests and send every request in each shard.
   if (argv.some((arg) => arg === '--shard' || arg.startsWith('--shard=')))
     return "Playwright's --shard splits a run's tests; the suite splits its targets: set CONFORMANCE_SHARD=i/n, or give --shard=i/n to admin-api-conformance";

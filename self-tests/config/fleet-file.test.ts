@@ -9,6 +9,8 @@ import { startReferenceServer } from '../../reference-server/server.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
+import { loadRun } from '../../run/prepare.ts';
+import { optionsProblem } from '../../tests/runner.ts';
 import { recordingReference } from '../support/hostile-servers.ts';
 import { PROJECT_ROOT, runSuite } from '../support/run-suite.ts';
 
@@ -182,14 +184,17 @@ targets:
   }
 });
 
-test('a fleet has no project per target: --project is refused in one line, exit code 2, nothing sent', async () => {
+// Read by the function the Playwright configuration refuses its options with (tests/runner.ts); a refusal of Playwright's
+// options run whole, exit code 2 and its one line, is suite/shards.test.ts's.
+test('a fleet has no project per target: --project is refused in one line, nothing sent', () => {
   const targets = Array.from({ length: 9 }, (_, i) => `  - { name: t${i + 1}, baseUrl: "http://127.0.0.1:9", adminTokenFrom: CONFORMANCE_TOKEN_EU }`);
   const file = fleet(`targets:\n${targets.join('\n')}\n`);
-  const run = await runSuite({ CONFORMANCE_TARGETS: file, CONFORMANCE_TOKEN_EU: TOKENS.CONFORMANCE_TOKEN_EU }, ['--project=t3']);
-  expect([run.exitCode, run.stderr.trim()]).toEqual([
-    2,
-    'conformance: configuration error: --project selects one of at most 8 targets; this run has 9, one test per clause for them all: give CONFORMANCE_TARGETS only the targets to judge',
-  ]);
+  const run = loadRun({ CONFORMANCE_TARGETS: file, CONFORMANCE_TOKEN_EU: TOKENS.CONFORMANCE_TOKEN_EU }, path.dirname(file));
+  for (const argv of [['--project=t3'], ['--project', 't3']])
+    expect(optionsProblem(argv, run)).toBe(
+      '--project selects one of at most 8 targets; this run has 9, one test per clause for them all: give CONFORMANCE_TARGETS only the targets to judge',
+    );
+  expect(optionsProblem(['--grep', 'projects'], run)).toBeUndefined();
 });
 
 // What a fleet reads is bounded, by size and by count, each with one line: a 15 MiB fleet file of 185,043 targets

@@ -10,12 +10,20 @@ import { neverAnswers, refusingUrl, withServer } from '../support/hostile-server
 import { run, userEnv } from '../support/package.ts';
 import { githubEnv } from '../support/ci-runner.ts';
 import { groupAlive, PROJECT_ROOT } from '../support/run-suite.ts';
+import { startStandIn, type StandIn } from '../support/stand-in.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
-// filled: planted report files, a lock, a .env. Each run here is refused early or ends at once (an unreachable
-// target), but one: the run a SIGTERM stops halfway.
+// filled: planted report files, a lock, a .env. The action's scripts are run by bash as a runner runs them; the
+// command they call stands in (support/stand-in.ts: the run is the engine's, in this process, with the step's
+// arguments, environment and folder), but in the one test only a process shows: a SIGTERM that stops the step.
 
 test.describe.configure({ timeout: 120_000 });
+
+let standIn: StandIn;
+test.beforeAll(async () => {
+  standIn = await startStandIn();
+});
+test.afterAll(async () => standIn?.close());
 
 const ACTION = path.join(PROJECT_ROOT, 'action.yml');
 
@@ -36,8 +44,10 @@ function runner(): Runner {
   return { workspace, output, summary, temp };
 }
 
-/** What a GitHub runner gives every step of the job. */
+/** What a GitHub runner gives every step of the job: the action's checkout is this repository. */
 const runnerEnv = (r: Runner) => ({ ...githubEnv(r), GITHUB_ACTION_PATH: PROJECT_ROOT, RUNNER_TEMP: r.temp });
+/** The same, the action's command standing in. */
+const standInEnv = (r: Runner) => ({ ...runnerEnv(r), ...standIn.env, GITHUB_ACTION_PATH: standIn.actionPath });
 
 /** The step's outputs as the runner reads GITHUB_OUTPUT: one `name=value` a line, a later line winning. */
 const outputsOf = (lines: string[]) => Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
@@ -50,13 +60,13 @@ const step = (inputs: Record<string, string>, id: 'run' | 'gate', outputs: Recor
 /** The action's run step, then its gate step given the run step's outputs: what each printed, and how each ended. */
 async function action(r: Runner, inputs: Record<string, string>) {
   const runStep = step(inputs, 'run');
-  const ran = await run('bash', ['-e', '-c', runStep.run], r.workspace, { ...runnerEnv(r), ...runStep.env });
+  const ran = await run('bash', ['-e', '-c', runStep.run], r.workspace, { ...standInEnv(r), ...runStep.env }, 120_000, false);
   const written = readFileSync(r.output, 'utf8').split('\n').filter(Boolean);
   // The artifact's name, made of the inputs, is set apart: `lines` are what the run and its reports gave.
   const lines = written.filter((l) => !l.startsWith('artifact-name='));
   const artifact = written.filter((l) => l.startsWith('artifact-name=')).map((l) => l.slice('artifact-name='.length));
   const gateStep = step(inputs, 'gate', outputsOf(lines));
-  const gated = await run('bash', ['-e', '-c', gateStep.run], r.workspace, { ...runnerEnv(r), ...gateStep.env });
+  const gated = await run('bash', ['-e', '-c', gateStep.run], r.workspace, { ...standInEnv(r), ...gateStep.env }, 120_000, false);
   return { ran, lines, artifact, gated, summary: readFileSync(r.summary, 'utf8') };
 }
 
@@ -156,9 +166,9 @@ test('the job summary of a refused configuration is its reason on one line of Ma
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-action-reason-'));
   const report = path.join(dir, 'conformance.json');
   const verdictJs = path.join(PROJECT_ROOT, 'action', 'verdict.js');
-  const reason = async (before: string) => (await run('node', [verdictJs, 'reason', report, before], dir)).output;
+  const reason = async (before: string) => (await run('node', [verdictJs, 'reason', report, before], dir, {}, 120_000, false)).output;
   writeFileSync(report, JSON.stringify({ verdict: 'error', errors: ['configuration error: a <script>x</script> [link](http://evil.invalid)\n## forged'] }));
-  const planted = (await run('node', [verdictJs, 'identity', report], dir)).output.trim();
+  const planted = (await run('node', [verdictJs, 'identity', report], dir, {}, 120_000, false)).output.trim();
   // Left before the run: not this run's, so nothing is said of it.
   expect(await reason(planted)).toBe('');
   writeFileSync(report, JSON.stringify({ verdict: 'error', errors: ['configuration error: a <script>x</script> [link](http://evil.invalid)\n## forged'] }));

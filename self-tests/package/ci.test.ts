@@ -130,7 +130,7 @@ async function runShardsRecipe(): Promise<{ matrix: MatrixReport; exitCode: numb
   const [install] = shardJob('1').steps;
   expect(mergeJob.steps[0]).toEqual(install);
   const installed = runner();
-  const installing = await runSteps(installed, [install], { ...mergeJob.env, ...registry });
+  const installing = await runSteps(installed, [install], { ...mergeJob.env, ...registry }, false);
   expect(installing.exitCode, installing.log).toBe(0);
   const jobRunner = () => {
     const r = runner();

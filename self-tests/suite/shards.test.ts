@@ -7,7 +7,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
-import { commandEnv, PROJECT_ROOT, runCommand, runSuite, type SuiteRun } from '../support/run-suite.ts';
+import { commandEnv, noteRun, PROJECT_ROOT, runCommand, runSuite, type SuiteRun } from '../support/run-suite.ts';
 
 // Shards split a run's targets: each judges its own targets whole, every request sent once, and the merge
 // of their report folders is the run's report. What a merge cannot vouch for is no verdict.
@@ -43,12 +43,13 @@ const RUN = { CONFORMANCE_RUN_ID: 'nightly 41' };
 test.describe.configure({ mode: 'default' });
 const shardsOfRun = new Map<number, Promise<SuiteRun>>();
 /**
- * Shard i/2 of the run named RUN: the first given its share by CONFORMANCE_SHARD, judged in this process; the second
- * by --shard, as a job may pass it, a run of the command in a process of its own.
+ * Shard i/2 of the run named RUN, given its share by CONFORMANCE_SHARD, judged in this process. The command's
+ * --shard=i/n is taken as that variable (suite/command-line.test.ts); the shards recipe runs it in processes of
+ * their own, as CI jobs (package/ci.test.ts).
  */
 function shardOfRun(i: 1 | 2): Promise<SuiteRun> {
   const env = { CONFORMANCE_TARGETS: files.join(','), ...RUN };
-  if (!shardsOfRun.has(i)) shardsOfRun.set(i, i === 1 ? runSuite({ ...env, CONFORMANCE_SHARD: '1/2' }) : runSuite(env, ['--shard=2/2']));
+  if (!shardsOfRun.has(i)) shardsOfRun.set(i, runSuite({ ...env, CONFORMANCE_SHARD: `${i}/2` }));
   return shardsOfRun.get(i)!;
 }
 
@@ -164,6 +165,7 @@ test('a shard is refused in one line, exit code 2, where it would judge no targe
 test("Playwright's own --shard, given to Playwright without the command, is refused in one line, exit code 2", () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-playwright-shard-'));
   try {
+    const started = Date.now();
     const run = spawnSync(
       process.execPath,
       [require.resolve('@playwright/test/cli'), 'test', '-c', path.join(PROJECT_ROOT, 'playwright.config.ts'), '--shard=1/2'],
@@ -174,6 +176,7 @@ test("Playwright's own --shard, given to Playwright without the command, is refu
         timeout: 60_000,
       },
     );
+    noteRun(started, run.status, run.stdout);
     expect(run.status, run.stdout + run.stderr).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       "conformance: configuration error: Playwright's --shard splits a run's tests; the suite splits its targets: set CONFORMANCE_SHARD=i/n, or give --shard=i/n to admin-api-conformance",

@@ -69,10 +69,13 @@ export async function action(inputs: Record<string, string>, env: Record<string,
   const file = path.join(PROJECT_ROOT, 'action.yml');
   // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
   const [install, runStep] = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
-  const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite);
+  // Only the run step starts the suite's command: the install and gate steps are no runs of it.
+  const installed = await runSteps(r, [install], { GITHUB_ACTION_PATH: actionPath, ...env }, false);
+  const ran = installed.exitCode === 0 ? await runSteps(r, [runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite) : installed;
+  ran.log = installed.log + (ran === installed ? '' : ran.log);
   // The artifact's name is the inputs', apart from the run's two outputs, which are what the gate reads.
   const { 'artifact-name': artifact, ...out } = outputs(r);
   const gate = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
-  const gated = await runSteps(r, [gate], { GITHUB_ACTION_PATH: actionPath }, suite);
+  const gated = await runSteps(r, [gate], { GITHUB_ACTION_PATH: actionPath }, false);
   return { r, ran, out, artifact, gated };
 }

@@ -28,8 +28,9 @@ export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * Runs a command as a user would, bounded in time. It is noted as a run of the suite (noteRun) unless `suite` is
- * false: grep and tar read what a run wrote, and a shell whose suite's command stands in (support/stand-in.ts)
- * cannot start it; anything else runs the suite, as a command, a script or a CI step, or installs it.
+ * false: grep and tar read what a run wrote, npm installing the suite and a CI step that only installs it or reads
+ * its outputs start no run of it, nor does a shell whose suite's command stands in (support/stand-in.ts); anything
+ * else runs the suite, as a command, a script or a CI step.
  */
 export function run(
   command: string,
@@ -94,7 +95,7 @@ export function pack(): string {
 /** An empty folder with no access to this repository, where the tarball is installed as a user would. */
 export async function installInEmptyFolder(tarball: string): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-user-'));
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir);
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir, {}, 120_000, false);
   if (installed.exitCode !== 0) throw new Error(`npm install of the tarball failed:\n${installed.output}`);
   return dir;
 }
