@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { commandLine, type PlaywrightAnswer } from '../support/command-line.ts';
-import { runCommand, runSuite, runSuiteProcess } from '../support/run-suite.ts';
+import { runCommand, runSuite } from '../support/run-suite.ts';
 
 // What the command does with its own arguments: a word that is no command, or a merge with nothing to
 // merge, is one line and exit code 2 before Playwright starts, never a run of the suite. Each way the command
@@ -170,21 +170,9 @@ test("an error of the suite's own before it starts is named as such, where it wa
 });
 
 // Playwright's UI mode serves until someone closes it, and its runs give no verdict: as a gate it would never end.
-test("Playwright's UI mode is refused in one line, exit code 2, rather than a run that never ends, and no earlier verdict is left", async () => {
-  const { dir, tmp, remove } = earlierPass();
-  try {
-    const run = await runSuite({ CONFORMANCE_REPORT_DIR: dir, TMPDIR: tmp }, ['--ui'], 30_000);
-    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    const line = "--ui starts Playwright's UI mode, which waits for a person and gives no verdict: run without it";
-    expect(run.stderr).toBe(`conformance: configuration error: ${line}\n`);
-    expectRefusedReport(run.report, line, tmp);
-  } finally {
-    remove();
-  }
-});
-
 test("every option of Playwright's UI mode, and one that names another Playwright configuration, is refused in one line, exit code 2, in place of an earlier verdict, Playwright not started", async () => {
   for (const [options, line] of [
+    [['--ui'], "--ui starts Playwright's UI mode, which waits for a person and gives no verdict: run without it"],
     [['--ui-port=0'], "--ui-port starts Playwright's UI mode"],
     [['--ui-host=127.0.0.1'], "--ui-host starts Playwright's UI mode"],
     [['-c', 'other.config.ts'], '-c names another Playwright configuration'],
@@ -232,8 +220,9 @@ test('-- --list lists the tests a filter selects, is no verdict, exit code 3, an
 
 test('a temporary folder that cannot be written is a configuration error in one line, exit code 2, without a stack', async () => {
   const missing = path.join(os.tmpdir(), 'conformance-no-such-tmpdir', 'tmp');
-  const run = await runSuiteProcess({ TMPDIR: missing });
+  const run = await commandLine([], { TMPDIR: missing });
   expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+  expect(run.playwright).toEqual([]);
   expect(run.stderr.trim().split('\n')).toEqual([
     `admin-api-conformance: the temporary folder ${missing} cannot be written (ENOENT): set TMPDIR to a writable folder`,
   ]);
@@ -272,15 +261,9 @@ test('the base URL may stand first, after run, or after --base-url, and is taken
 
 // Read by node:util's parseArgs among Playwright's options: a second --shard or --base-url would otherwise reach
 // Playwright, and be refused in words about Playwright's own options.
-test("the suite's own option given twice, before -- and after it, is refused in one line, exit code 2, before Playwright starts", async () => {
-  const run = await runCommand(['--shard=1/3', '--', '--shard=2/3']);
-  expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-  expect(run.stderr.trim().split('\n')).toEqual(['admin-api-conformance: --shard is given 2 times: give it once']);
-  expect(run.report).toBeUndefined();
-});
-
 test("the suite's own options given twice or without a value are refused in one line, exit code 2, Playwright not started", async () => {
   const cases: [string[], string][] = [
+    [['--shard=1/3', '--', '--shard=2/3'], '--shard is given 2 times: give it once'],
     [['--base-url', 'http://127.0.0.1:9', '--base-url=http://127.0.0.1:8'], '--base-url is given 2 times: give it once'],
     [['--shard'], '--shard needs i/n, such as --shard=2/3'],
     [['--', '--shard='], '--shard needs i/n, such as --shard=2/3'],

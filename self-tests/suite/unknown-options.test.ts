@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { canary, contentsUnder, leaks } from '../support/leaks.ts';
+import { commandLine } from '../support/command-line.ts';
 import { COMMAND, commandEnv, noteRun } from '../support/run-suite.ts';
 
 // A token typed on the command line, as an option of its own or as a stray word, is refused before Playwright sees
@@ -24,21 +25,30 @@ test("the command knows every option of Playwright's test command, and only thos
   expect(new Set(known)).toEqual(new Set([...playwrightOptions(), '-x']));
 });
 
-for (const [kind, args] of [
-  ['an option of no one', ['--base-url', 'http://127.0.0.1:9', '--admin-token=SECRET']],
-  ['a stray word after the base URL', ['http://127.0.0.1:9', 'SECRET']],
+/** The command run in a child process (the refusal's one run as a user meets it), or its script in this process. */
+async function commandRun(args: string[], cwd: string, inProcess: boolean): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  if (inProcess) {
+    const run = await commandLine(args, {}, cwd);
+    return { status: run.exitCode ?? null, stdout: run.stdout, stderr: run.stderr };
+  }
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [COMMAND, ...args], { cwd, env: commandEnv({}), encoding: 'utf8', timeout: 30_000 });
+  noteRun(started, run.status, run.stdout);
+  return run;
+}
+
+for (const [kind, args, inProcess] of [
+  ['an option of no one', ['--base-url', 'http://127.0.0.1:9', '--admin-token=SECRET'], false],
+  ['a stray word after the base URL', ['http://127.0.0.1:9', 'SECRET'], true],
 ] as const) {
   test(`a token typed on the command line as ${kind} is refused in one line that never quotes it, exit code 2, nothing sent, no report holding it`, async () => {
     const token = canary('the typed token', 'typed-tok3n:with/odd+chars');
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'conformance-typed-token-'));
-    const started = Date.now();
-    const run = spawnSync(process.execPath, [COMMAND, ...args.map((a) => a.replace('SECRET', token.value))], {
+    const run = await commandRun(
+      args.map((a) => a.replace('SECRET', token.value)),
       cwd,
-      env: commandEnv({}),
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    noteRun(started, run.status, run.stdout);
+      inProcess,
+    );
     expect(run.status, run.stdout + run.stderr).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(

@@ -97,9 +97,12 @@ export async function commandLine(args: string[], env: Record<string, string> = 
       return { status: 0 };
     },
   };
+  // The temporary folder is the one the given environment names, as Node's own os.tmpdir() reads TMPDIR.
+  const fakeOs = { ...os, tmpdir: () => variables.TMPDIR || os.tmpdir() };
   const fakeRequire = Object.assign(
     (id: string) => {
       if (id === 'node:child_process') return childProcess;
+      if (id === 'node:os') return fakeOs;
       if (id === tsx) return { require: (file: string) => SUITE_MODULES[file] ?? real(file) };
       return real(id);
     },
