@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { serve } from '../../run/commands.ts';
+import { startExporter, type Exporter } from './exporter-in-process.ts';
 import { keepLatest } from '../../run/probe.ts';
 import { BROKEN_PROFILE, samplesOf, startTenants, type Tenants } from './tenants.ts';
 
@@ -13,28 +14,6 @@ import { BROKEN_PROFILE, samplesOf, startTenants, type Tenants } from './tenants
 // only names of the fleet are taken, never an address; no answer holds a token; a stop lets the runs under way end.
 
 test.describe.configure({ mode: 'default' });
-
-interface Exporter {
-  url: string;
-  stop: () => void;
-  ended: Promise<number>;
-  lines: string[];
-}
-
-async function startExporter(env: Record<string, string>, args: string[]): Promise<Exporter> {
-  const stop = new AbortController();
-  const lines: string[] = [];
-  const output = { out: (t: string) => void lines.push(t), err: (t: string) => void lines.push(t) };
-  let listening!: (url: string) => void;
-  const url = new Promise<string>((resolve) => (listening = resolve));
-  const ended = serve(['--listen', '127.0.0.1:0', ...args], { env, cwd: path.dirname(env.CONFORMANCE_TARGETS), output, signal: stop.signal, listening });
-  return {
-    url: await Promise.race([url, ended.then((code) => Promise.reject(new Error(`serve ended ${code}: ${lines.join('')}`)))]),
-    stop: () => stop.abort(),
-    ended,
-    lines,
-  };
-}
 
 /** Every body the exporter answered, for the search for tokens. */
 const bodies: string[] = [];
