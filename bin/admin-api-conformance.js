@@ -77,7 +77,7 @@ Exit codes:
   docs/outcomes.md has every case.
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
-summary.md, badge.svg, junit.xml, ctrf.json, requests.json, evidence.tar.gz.
+summary.md, badge.svg, junit.xml, ctrf.json, requests.json, metrics.prom, evidence.tar.gz.
 `;
 }
 
