@@ -24,3 +24,12 @@ export async function startExporter(env: Record<string, string>, args: string[])
     lines,
   };
 }
+
+/** Waits until the exporter at `url` has a run under way, as its own metrics say. */
+export async function runUnderWay(url: string): Promise<void> {
+  for (;;) {
+    const own = await (await fetch(`${url}/metrics`)).text();
+    if (/^conformance_exporter_runs_in_flight [1-9]/m.test(own)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

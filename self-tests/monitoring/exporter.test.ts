@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { serve } from '../../run/commands.ts';
-import { startExporter, type Exporter } from './exporter-in-process.ts';
+import { runUnderWay, startExporter, type Exporter } from './exporter-in-process.ts';
 import { keepLatest } from '../../run/probe.ts';
 import { BROKEN_PROFILE, samplesOf, startTenants, type Tenants } from './tenants.ts';
 
@@ -58,7 +58,7 @@ test('a probe judges the tenant named, and a second within --min-interval answer
 test('probes of a tenant under way join its run; one of another tenant beyond --max-in-flight is refused with 503', async () => {
   const first = get(`${exporter.url}/probe?target=tenant-broken`);
   const second = get(`${exporter.url}/probe?target=tenant-broken`);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await runUnderWay(exporter.url);
   const busy = await get(`${exporter.url}/probe?target=tenant-other`);
   expect(busy.status).toBe(503);
   expect(busy.body).toBe('1 runs are under way (--max-in-flight): try again\n');
@@ -123,7 +123,7 @@ test("each probe's reports and bundle are kept under tenants/<name>/, latest nam
 test('a stop lets the run under way end and answer, then the exporter ends with 0', async () => {
   const other = await startExporter(tenants.env, ['--min-interval', '0']);
   const probe = get(`${other.url}/probe?target=tenant-other`);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await runUnderWay(other.url);
   other.stop();
   const answer = await probe;
   expect(answer.status).toBe(200);
