@@ -4,7 +4,7 @@ import { visible } from '../harness/files/visible.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { exporterFamilies, type ExporterCounts, type ProbeAnswer, type Refusal } from '../reporters/metrics-exporter.ts';
 import { renderReportMetrics } from '../reporters/metrics.ts';
-import { CONTENT_TYPE, formatAskedFor, renderMetrics } from '../reporters/metrics-text.ts';
+import { CONTENT_TYPE, formatAskedFor, renderMetrics, type MetricsFormat } from '../reporters/metrics-text.ts';
 import type { Run } from './prepare.ts';
 import { keepLatest, probeTarget, tenantFolder } from './probe.ts';
 
@@ -24,14 +24,16 @@ export interface ExporterOptions {
   err: (text: string) => void;
 }
 
+/** A target's latest result, kept as its answers alone: a fleet's reports do not stay in memory. */
 interface Judged {
-  report: ConformanceReport;
+  /** Its metrics in each format. */
+  metrics: Record<MetricsFormat, string>;
   /** When its run ended, in milliseconds. */
   at: number;
 }
 
 /** A request refused: its status and the one line that says why. */
-type Answer = { status: number; line: string; reason: Refusal } | { report: ConformanceReport; answer: ProbeAnswer };
+type Answer = { status: number; line: string; reason: Refusal } | { judged: Judged; answer: ProbeAnswer };
 
 const VERDICTS = new Set(['pass', 'fail']);
 
@@ -61,9 +63,9 @@ export function createExporter(run: Run, options: ExporterOptions) {
     counts.inFlight++;
     try {
       const { report } = await probeTarget(run, config);
-      const result = { report, at: Date.now() };
-      judged.set(config.name, result);
       if (VERDICTS.has(report.verdict)) lastVerdictAt.set(config.name, Date.parse(report.startedAt) / 1000);
+      const result = { metrics: metricsOf(report), at: Date.now() };
+      judged.set(config.name, result);
       counts.runs[report.verdict] = (counts.runs[report.verdict] ?? 0) + 1;
       tidy(config);
       return result;
@@ -80,6 +82,12 @@ export function createExporter(run: Run, options: ExporterOptions) {
       inFlight.delete(config.name);
     }
   }
+
+  /** A report's metrics in both formats, with when the target last had a verdict. */
+  const metricsOf = (report: ConformanceReport): Judged['metrics'] => {
+    const given = { clauses: run.metrics?.clauses, lastVerdictAt };
+    return { openmetrics: renderReportMetrics([report], given, 'openmetrics'), text: renderReportMetrics([report], given, 'text') };
+  };
 
   /** The tenant's older probes removed; trouble there is said, and the probe's answer stands. */
   function tidy(config: TargetConfig): void {
@@ -100,7 +108,7 @@ export function createExporter(run: Run, options: ExporterOptions) {
     // The name is not quoted back: the answer says nothing a query put in it.
     if (config === undefined) return { status: 404, line: 'no target of the fleet has that name', reason: 'unknown-target' };
     const cached = judged.get(config.name);
-    if (cached && Date.now() - cached.at < options.minIntervalMs) return { report: cached.report, answer: 'cached' };
+    if (cached && Date.now() - cached.at < options.minIntervalMs) return { judged: cached, answer: 'cached' };
     const running = inFlight.get(config.name);
     if (running === undefined && (stopping || inFlight.size >= options.maxInFlight))
       return {
@@ -111,7 +119,7 @@ export function createExporter(run: Run, options: ExporterOptions) {
     const pending = running ?? inFlight.set(config.name, judge(config)).get(config.name)!;
     const result = await pending;
     if (result === undefined) return { status: 500, line: "the run of this target ended without a report; the exporter's log says why", reason: 'failed' };
-    return { report: result.report, answer: running ? 'joined' : 'fresh' };
+    return { judged: result, answer: running ? 'joined' : 'fresh' };
   }
 
   function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
@@ -134,7 +142,7 @@ export function createExporter(run: Run, options: ExporterOptions) {
       return refuse(res, answer.status, answer.line, answer.status === 503 ? { 'retry-after': '5' } : {});
     }
     counts.probes[answer.answer]++;
-    send(res, 200, CONTENT_TYPE[format], renderReportMetrics([answer.report], { clauses: run.metrics?.clauses, lastVerdictAt }, format));
+    send(res, 200, CONTENT_TYPE[format], answer.judged.metrics[format]);
   }
 
   /** Takes no new run, and waits for those under way to end. */
