@@ -52,6 +52,12 @@ Usage:
   admin-api-conformance reference [--port N] [<fault>]   serve the reference implementation on 127.0.0.1, every fault and valid
                                                          variant under /variants/<name> (--list names them), and print the
                                                          settings that point the suite at it; Ctrl+C stops it
+  admin-api-conformance serve [--listen HOST:PORT] [--min-interval 5m] [--max-in-flight N] [--keep N]
+                                                         the exporter Prometheus scrapes (default 127.0.0.1:9726): GET
+                                                         /probe?target=<name> judges that target of the settings' fleet now,
+                                                         or answers its result younger than --min-interval; GET /metrics its
+                                                         own; the latest --keep probes per target under tenants/ of the
+                                                         report folder; Ctrl+C or SIGTERM lets the runs under way end
   admin-api-conformance help | --help | --version
 
 Configuration comes from the environment, then the target file named by CONFORMANCE_TARGET, then .env in
@@ -71,7 +77,7 @@ Exit codes:
   docs/outcomes.md has every case.
 
 Reports go to CONFORMANCE_REPORT_DIR (default ./conformance-report): conformance.json, index.html,
-summary.md, badge.svg, junit.xml, ctrf.json, requests.json, evidence.tar.gz.
+summary.md, badge.svg, junit.xml, ctrf.json, requests.json, metrics.prom, evidence.tar.gz.
 `;
 }
 
@@ -297,7 +303,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'serve', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -362,7 +368,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference, serve and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -397,7 +403,7 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document, reference) in this process: a clone loads their
+ * Runs one of the suite's own commands (verify, merge, diff, document, reference, serve) in this process: a clone loads their
  * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {
@@ -405,8 +411,8 @@ function runModule(name, args) {
   // A clone installed without its development dependencies (npm ci --omit=dev, NODE_ENV=production) has no tsx.
   if (commands === undefined) return refuse(`${name} from a clone needs tsx, one of its development dependencies: run npm ci there without --omit=dev`);
   const io = { output: { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }, env: process.env, cwd: process.cwd() };
-  // The reference server serves until it is stopped: Ctrl+C, SIGTERM or a closed terminal stop it cleanly.
-  if (name === 'reference') Object.assign(io, { signal: stopSignal() });
+  // The reference server and the exporter serve until stopped: Ctrl+C, SIGTERM or a closed terminal stop them cleanly.
+  if (name === 'reference' || name === 'serve') Object.assign(io, { signal: stopSignal() });
   // The code is set, not exited with: output to a pipe is written after this, and an exit would cut it.
   commands.COMMANDS[name](args, io).then(
     (/** @type {number} */ code) => {

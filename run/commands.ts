@@ -6,6 +6,7 @@ import { verifyCommand } from '../commands/verify-command.ts';
 import { forTheLog } from '../harness/files/visible.ts';
 import { SILENT } from './output.ts';
 import { referenceCommand, type ReferenceIO } from './reference.ts';
+import { serveCommand, type ServeIO } from './serve.ts';
 
 // The commands that read runs, as functions: each takes the command line's words after its name and gives the
 // exit code the command exits with; its lines go to `io.output` (silent unless given).
@@ -36,7 +37,15 @@ export const document = async (args: string[], io?: Partial<CommandIO>): Promise
  */
 export const reference = (args: string[], io?: Partial<ReferenceIO>): Promise<number> => referenceCommand(args, { ...ioOf(io), signal: io?.signal });
 
+/**
+ * `serve [--listen HOST:PORT] [--min-interval 5m] [--max-in-flight N] [--keep N]`: the exporter Prometheus scrapes,
+ * `GET /probe?target=<name>` of a target of `io.env`'s settings, until `io.signal` aborts; 0 once stopped (the runs
+ * under way ended), 2 for a mistake (an option, the settings, an address it cannot listen on).
+ */
+export const serve = (args: string[], io?: Partial<ServeIO>): Promise<number> =>
+  serveCommand(args, { ...ioOf(io), signal: io?.signal, listening: io?.listening });
+
 /** The commands by name, as the command line runs them. */
-export const COMMANDS = { verify, merge, diff, document, reference } as const;
+export const COMMANDS = { verify, merge, diff, document, reference, serve } as const;
 
 export { refuseCommandLine } from './engine.ts';

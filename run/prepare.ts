@@ -11,12 +11,16 @@ import { readBundle } from '../harness/evidence/bundle-reader.ts';
 import { runOf, ReportFileError } from '../readers/report-file.ts';
 import { compareTexts, DocumentTextError } from '../readers/document-texts.ts';
 import { verifyBundle } from '../readers/verify.ts';
+import { metricsSettingsOf } from '../reporters/metrics-file.ts';
+import type { MetricsOptions } from '../reporters/metrics.ts';
 import { BundleBesideError } from '../readers/bundled-report.ts';
 
 /** A run as configured: its targets, the gate its exit code follows, and the baseline it is compared with. */
 export interface Run extends RunTargets {
   gate: Gate;
   baseline?: Baseline;
+  /** What metrics.prom holds beyond its defaults (CONFORMANCE_METRICS_CLAUSES). */
+  metrics?: MetricsOptions;
 }
 
 /**
@@ -27,7 +31,12 @@ export function loadRun(env: Record<string, string | undefined> = process.env, c
   const settings = readSettings(env, cwd);
   const targets = settings.replay === undefined ? targetsOf(settings) : replayed(settings.replay, settings);
   const { gate, baseline } = gateOf(settings.variables, cwd, targets.reportDir);
-  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }) };
+  return {
+    ...targets,
+    gate,
+    metrics: metricsSettingsOf(settings.variables),
+    ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }),
+  };
 }
 
 function replayed(replay: string, settings: Settings): RunTargets {

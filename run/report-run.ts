@@ -18,6 +18,7 @@ import { buildConformanceReport, type ConformanceReport, type RunMeta } from '..
 import { consoleLine, consoleSummary } from '../reporters/console-summary.ts';
 import { matrixGate, runExitCode } from '../reporters/gate.ts';
 import { buildMatrixReport } from '../reporters/matrix-result.ts';
+import { writeMetricsFile } from '../reporters/metrics-file.ts';
 import { headline } from '../reporters/sections.ts';
 import { writeEvidence, type EvidenceLine } from './evidence.ts';
 import type { RunJudgement, TargetJudgement } from './judge-run.ts';
@@ -192,6 +193,8 @@ const interruptedLine = (page: string) => `INTERRUPTED: the run was stopped befo
 /** The annotations of a CI job, the matrix of several targets, and the run's exit code. */
 function closeRun(run: Run, targets: TargetResult[], end: RunEnd, output: Output): RunResult {
   const reports = targets.map((t) => t.report);
+  // One metrics.prom for the run, however many targets: what a monitoring system reads (reporters/metrics.ts).
+  writeMetricsFile(run.reportDir, reports, run.metrics ?? {});
   // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
   if (end.ci?.annotations) for (const line of annotations(reports)) output.out(`${line}\n`);
   const exitCode = runExitCode(reports, run.multi, run.shard);

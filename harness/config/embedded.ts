@@ -13,7 +13,7 @@ export const EMBEDDED_NAME = 'embedded reference target';
 const INSTALLED = path.basename(path.resolve(__dirname, '..', '..')) === 'dist';
 
 /** A yes/no setting: true, false, or not given. */
-function parseSwitch(variable: string, raw: string | undefined): boolean | undefined {
+export function parseSwitch(variable: string, raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
   if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;

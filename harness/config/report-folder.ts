@@ -23,6 +23,7 @@ export const RUN_OUTPUT = [
   'junit.xml',
   'ctrf.json',
   'requests.json',
+  'metrics.prom',
   'evidence.tar.gz',
   // A signed run's attestation of it (harness/evidence/bundle.ts, ATTESTATION_SUFFIX).
   'evidence.tar.gz.intoto.jsonl',
