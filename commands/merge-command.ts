@@ -15,6 +15,7 @@ import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardRe
 import { MergeError, readShard, shardFolders } from './shard-folders.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
+import { FRESHNESS_WORDS } from '../harness/config/freshness.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
 // merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
@@ -30,7 +31,7 @@ function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Sta
   if (read.positionals.length === 0) throw new MergeError(USAGE, 2);
   const [age, deployed] = [read.value('stale-after'), read.value('deployed')];
   const minutes = age === undefined ? undefined : staleAfterMinutes(age);
-  if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age}"`, 2);
+  if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after ${FRESHNESS_WORDS}, not "${age}"`, 2);
   return {
     folders: read.positionals.map((f) => path.resolve(cwd, f)),
     stale: {

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { gateOf, BASELINE_VARIABLE, GATE_VARIABLE, type Gate } from '../harness/config/gate.ts';
 import { readSettings, type Settings } from '../harness/config/settings.ts';
-import { targetsOf, type RunTargets } from '../harness/config/targets.ts';
+import { givenRunIdentity, targetsOf, type RunTargets } from '../harness/config/targets.ts';
+import { historyOf } from '../harness/config/history.ts';
+import { historyFor, runIdentityFor, type RunHistory } from './history.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { visible } from '../harness/files/visible.ts';
 import { specDocument } from '../harness/contracts/document.ts';
@@ -17,6 +19,8 @@ import { BundleBesideError } from '../readers/bundled-report.ts';
 export interface Run extends RunTargets {
   gate: Gate;
   baseline?: Baseline;
+  /** The run history it labels its reports against and appends to (CONFORMANCE_HISTORY). */
+  history?: RunHistory;
 }
 
 /**
@@ -27,7 +31,13 @@ export function loadRun(env: Record<string, string | undefined> = process.env, c
   const settings = readSettings(env, cwd);
   const targets = settings.replay === undefined ? targetsOf(settings) : replayed(settings.replay, settings);
   const { gate, baseline } = gateOf(settings.variables, cwd, targets.reportDir);
-  return { ...targets, gate, ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }) };
+  const history = historyOf(settings.variables, cwd, targets.reportDir);
+  return {
+    ...targets,
+    gate,
+    ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }),
+    ...(history && { history: historyFor(history, runIdentityFor(givenRunIdentity(settings), targets.shard)) }),
+  };
 }
 
 function replayed(replay: string, settings: Settings): RunTargets {
