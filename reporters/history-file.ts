@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { check } from '../harness/files/checked.ts';
 import { writeWhole } from '../harness/files/whole-file.ts';
-import type { HistoryLine } from './history-line.ts';
+import type { HistorySetting } from '../harness/config/history.ts';
+import { visible } from '../harness/files/visible.ts';
+import type { ConformanceReport } from './conformance-result.ts';
+import { historyLine, type HistoryLine } from './history-line.ts';
 
 // The run history's file: JSON Lines, one line per target per run, read back line by line against its schema
 // (history-line.schema.json) and written whole (harness/files/whole-file.ts), the last runs of each target kept.
@@ -94,4 +98,28 @@ export function appendHistory(file: string, added: HistoryLine[], runs: number):
   const lines = kept([...history.lines, ...added], runs);
   writeWhole(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   return history.damaged;
+}
+
+/** The SHA-256 of an evidence bundle, as the history names it; none when it cannot be read back. */
+function bundleDigest(bundle: string | undefined): string | undefined {
+  if (bundle === undefined) return undefined;
+  try {
+    return createHash('sha256').update(readFileSync(bundle)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A run's targets appended to the history, one line each, and each damaged line said (`say`, one line each): a
+ * history that cannot be written is said too, and the run's verdict stands, its reports written.
+ */
+export function recordRun(setting: HistorySetting, targets: { report: ConformanceReport; bundle?: string }[], run: string, say: (line: string) => void): void {
+  const lines = targets.map((t) => historyLine(t.report, run, bundleDigest(t.bundle)));
+  try {
+    for (const damaged of appendHistory(setting.file, lines, setting.runs)) say(`the history ${setting.file}: ${visible(damaged)}; left out`);
+  } catch (error) {
+    const why = error instanceof HistoryFileError ? error.message : `it cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+    say(`the history ${setting.file} keeps no line of this run: ${visible(why)}`);
+  }
 }

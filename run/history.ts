@@ -1,13 +1,10 @@
-import { randomBytes, createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { HistorySetting } from '../harness/config/history.ts';
 import type { Shard } from '../harness/config/targets.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
-import { visible } from '../harness/files/visible.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
-import { appendHistory, HistoryFileError, readHistory, type History } from '../reporters/history-file.ts';
+import { HistoryFileError, readHistory, recordRun, type History } from '../reporters/history-file.ts';
 import { earlierRuns, labelled } from '../reporters/history-labels.ts';
-import { historyLine, type HistoryLine } from '../reporters/history-line.ts';
 import type { Output } from './output.ts';
 import type { TargetResult } from './result.ts';
 
@@ -43,31 +40,12 @@ export function labelledReports(reports: ConformanceReport[], history: RunHistor
   return reports.map((r) => labelled(r, earlierRuns(read.lines, r.target.name, setting.runs), run, setting.staleAfter));
 }
 
-/** The SHA-256 of an evidence bundle, as the history names it; none when it cannot be read back. */
-function bundleDigest(bundle: string | undefined): string | undefined {
-  if (bundle === undefined) return undefined;
-  try {
-    return createHash('sha256').update(readFileSync(bundle)).digest('hex');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The lines of a run's targets, as the history keeps them. */
-export const historyLines = (targets: Pick<TargetResult, 'report' | 'bundle'>[], run: string): HistoryLine[] =>
-  targets.map((t) => historyLine(t.report, run, bundleDigest(t.bundle)));
-
 /**
  * The run's lines appended, each damaged line of the history named: a history that cannot be written is said
  * in one line, and the run's verdict stands (its reports are written).
  */
-export function recordHistory(file: string, lines: HistoryLine[], runs: number, output: Output): void {
-  try {
-    for (const damaged of appendHistory(file, lines, runs)) output.err(`conformance: the history ${file}: ${visible(damaged)}; left out\n`);
-  } catch (error) {
-    const why = error instanceof HistoryFileError ? error.message : `it cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-    output.err(`conformance: the history ${file} keeps no line of this run: ${visible(why)}\n`);
-  }
+export function recordHistory(history: RunHistory, targets: Pick<TargetResult, 'report' | 'bundle'>[], output: Output): void {
+  recordRun(history.setting, targets, history.run, (line) => output.err(`conformance: ${line}\n`));
 }
 
 /** Whether a run appends its lines: one that ended, judged live and whole (a shard's are the merge's to append). */

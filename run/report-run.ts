@@ -24,7 +24,7 @@ import type { RunJudgement, TargetJudgement } from './judge-run.ts';
 import type { Output } from './output.ts';
 import type { Run } from './prepare.ts';
 import { isFleet } from './fleet.ts';
-import { appends, historyLines, labelledReports, recordHistory } from './history.ts';
+import { appends, labelledReports, recordHistory } from './history.ts';
 import type { RunResult, TargetResult } from './result.ts';
 
 // The run's reports: each target's a pure function of the judge's verdicts (reporters/conformance-result.ts),
@@ -171,8 +171,7 @@ export async function writeReports(
     tell(onTarget, target, output);
     targets.push(target);
   }
-  if (run.history && appends(run, end.status, run.targets[0].replay !== undefined))
-    recordHistory(run.history.setting.file, historyLines(targets, run.history.run), run.history.setting.runs, output);
+  if (run.history && appends(run, end.status, run.targets[0].replay !== undefined)) recordHistory(run.history, targets, output);
   return closeRun(run, targets, end, output);
 }
 
