@@ -6,6 +6,7 @@ import { referenceEnvironment } from '../../reference-server/fixtures.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { runConformance } from '../../run/engine.ts';
+import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
 
 // The history over four runs of one target, in process against the reference server and one of its faults:
@@ -61,4 +62,25 @@ test('four runs of one target: the broken clause is new, regressed, fixed, then 
   expect(new Set(lines.map((l) => l.run)).size).toBe(4);
   for (const l of lines) expect(l.bundle).toMatch(/^[0-9a-f]{64}$/);
   expect(readFileSync(history, 'utf8')).not.toContain(referenceEnvironment('').CONFORMANCE_ADMIN_TOKEN);
+  renderingsSay(path.join(dir, 'report-4'));
 });
+
+/** The fourth run's renderings: summary.md leads with the flaky clause, JUnit and CTRF carry the label, the page draws the strip. */
+function renderingsSay(reportDir: string): void {
+  const read = (name: string) => readFileSync(path.join(reportDir, name), 'utf8');
+  const summary = read('summary.md').split('\n');
+  const lead = summary.findIndex((l) => l.startsWith('> **Flaky**'));
+  expect(lead).toBeGreaterThan(0);
+  expect(lead).toBeLessThan(summary.findIndex((l) => l.startsWith('Target ')));
+  expect(summary[lead]).toContain(CLAUSE);
+  const ctrf = JSON.parse(read('ctrf.json'));
+  expect(ctrfSchemaErrors(ctrf)).toEqual([]);
+  const test = ctrf.results.tests.find((t: { testId: string }) => t.testId === CLAUSE);
+  expect([test.status, test.flaky, test.labels.transition]).toEqual(['failed', true, 'flaky']);
+  expect(ctrf.results.tests.filter((t: { flaky?: boolean }) => t.flaky)).toHaveLength(1);
+  expect(read('junit.xml')).toMatch(
+    new RegExp(`<property name="clause" value="${CLAUSE.replace(/\./g, '\\.')}"/>.*<property name="transition" value="flaky"/>`),
+  );
+  // The strip has a text alternative: each outcome in words, oldest first.
+  expect(read('index.html')).toContain('aria-label="oldest first: passed, failed, passed, failed (this run)"');
+}
