@@ -1,5 +1,5 @@
 import { isStale, type Freshness } from '../harness/config/freshness.ts';
-import { REGRESSIONS, statusChange } from './change.ts';
+import { REGRESSIONS, statusChange, type ChangeKind } from './change.ts';
 import type { ClauseStatus } from './counts.ts';
 import type { Transition } from './history-account.ts';
 import { sameJudge, type HistoryLine } from './history-line.ts';
@@ -30,16 +30,25 @@ export function outcomeChanges(id: string, runs: HistoryLine[]): number {
   return outcomes.filter((o, i) => i > 0 && o !== outcomes[i - 1]).length;
 }
 
+/** The last earlier run that judged the clause. */
+const lastJudged = (id: string, earlier: HistoryLine[]) => earlier.filter((l) => l.clauses[id] !== undefined && l.clauses[id] !== 'not-judged').at(-1);
+
+/** How the clause changed since the last earlier run that judged it, as `diff` says it (change.ts); undefined when it did not. */
+export function changeSince(id: string, earlier: HistoryLine[], now: HistoryLine): ChangeKind | undefined {
+  const last = lastJudged(id, earlier);
+  const status = now.clauses[id];
+  return last === undefined || status === undefined || status === 'not-judged' ? undefined : statusChange(last.clauses[id], status);
+}
+
 /** The transition of one clause: `earlier`, the target's runs before this one, oldest first; `now`, this run's line. */
 export function transitionOf(id: string, earlier: HistoryLine[], now: HistoryLine, staleAfter?: Freshness): Transition {
   const status = now.clauses[id];
-  const judged = earlier.filter((l) => l.clauses[id] !== undefined && l.clauses[id] !== 'not-judged');
-  const last = judged.at(-1);
+  const last = lastJudged(id, earlier);
   if (last === undefined) return 'new';
   if (status === undefined || status === 'not-judged')
     return staleAfter !== undefined && isStale(last.startedAt, now.startedAt, staleAfter) ? 'stale' : 'unchanged';
   if (outcomeChanges(id, [...sameJudgeTail(earlier, now), now]) >= FLAKY_CHANGES) return 'flaky';
-  const kind = statusChange(last.clauses[id], status);
+  const kind = changeSince(id, earlier, now);
   if (kind !== undefined && REGRESSIONS.includes(kind)) return 'regressed';
   return kind === 'fixed' ? 'fixed' : 'unchanged';
 }

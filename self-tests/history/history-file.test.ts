@@ -6,6 +6,7 @@ import { historyOf } from '../../harness/config/history.ts';
 import { ConfigError } from '../../harness/files/config-error.ts';
 import { appendHistory, HISTORY_MAX_BYTES, HistoryFileError, kept, parseHistory, readHistory } from '../../reporters/history-file.ts';
 import { bareUrl, type HistoryLine } from '../../reporters/history-line.ts';
+import { CLAUSE, historyLineOf, JUDGE } from '../support/history-lines.ts';
 import { transitionOf } from '../../reporters/transition.ts';
 
 // The history file read as hostile input: a damaged line is named by its number and left out, never the whole
@@ -14,21 +15,7 @@ import { transitionOf } from '../../reporters/transition.ts';
 
 const scratch = () => mkdtempSync(path.join(process.env.SELF_TESTS_SCRATCH ?? os.tmpdir(), 'history-file-'));
 
-const CLAUSE = 'signup-token.state.expired-not-enabled';
-const JUDGE = { suite: { version: '1.0.0', contractsHash: 'abc' }, document: 'a'.repeat(64) };
-
-function line(target: string, day: number, status: HistoryLine['clauses'][string], judge = JUDGE): HistoryLine {
-  return {
-    historyVersion: 1,
-    run: `run ${day}`,
-    startedAt: new Date(Date.UTC(2030, 0, day)).toISOString(),
-    ...judge,
-    target: { name: target, baseUrl: 'https://example.test' },
-    claim: { profiles: ['core'], status: { core: status === 'passed' ? 'met' : 'violated' } },
-    verdict: status === 'passed' ? 'pass' : 'fail',
-    clauses: { [CLAUSE]: status },
-  };
-}
+const line = historyLineOf;
 
 const text = (lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
 
