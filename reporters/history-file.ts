@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { check } from '../harness/files/checked.ts';
 import { writeWhole } from '../harness/files/whole-file.ts';
@@ -96,6 +97,8 @@ export function kept(lines: HistoryLine[], runs: number): HistoryLine[] {
 export function appendHistory(file: string, added: HistoryLine[], runs: number): string[] {
   const history = readHistory(file);
   const lines = kept([...history.lines, ...added], runs);
+  // A history named in a folder not made yet (the first run of a CI cache) has it made.
+  mkdirSync(path.dirname(file), { recursive: true });
   writeWhole(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   return history.damaged;
 }

@@ -67,9 +67,10 @@ export const outputs = (r: Runner): Record<string, string> =>
 export async function action(inputs: Record<string, string>, env: Record<string, string> = {}, actionPath = PROJECT_ROOT, suite = true) {
   const r = runner();
   const file = path.join(PROJECT_ROOT, 'action.yml');
-  // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
-  const [install, runStep] = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
-  const ran = await runSteps(r, [install, runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite);
+  // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after. The
+  // shell steps up to the run step are run (the history's cache key among them); the cache's own steps are the test's.
+  const steps = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
+  const ran = await runSteps(r, steps.slice(0, steps.findIndex((s) => s.id === 'run') + 1), { GITHUB_ACTION_PATH: actionPath, ...env }, suite);
   // The artifact's name is the inputs', apart from the run's two outputs, which are what the gate reads.
   const { 'artifact-name': artifact, ...out } = outputs(r);
   const gate = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
