@@ -34,18 +34,13 @@ refuse() {
 # The artifact's name, so that two uses of the action in one workflow (a matrix of deployments) upload two artifacts
 # rather than collide on one: the artifact-name input, or conformance-report- and the target file's name, or the base
 # URL's host, port and path (never its credentials, query or fragment).
-slug() { printf '%s' "$1" | tr -cs 'A-Za-z0-9._-' '-' | cut -c1-80 | sed 's/^-*//; s/-*$//'; }
+# shellcheck source=names.sh
+source "$GITHUB_ACTION_PATH/action/names.sh"
 if [ -n "${INPUT_ARTIFACT_NAME:-}" ]; then
   [[ $INPUT_ARTIFACT_NAME =~ ^[A-Za-z0-9._-]{1,100}$ ]] || refuse "the artifact-name input may hold letters, digits, '.', '-' and '_' only, at most 100 of them"
   artifact=$INPUT_ARTIFACT_NAME
-elif [ -n "${INPUT_TARGET_FILE:-}" ]; then
-  name=$(basename -- "$INPUT_TARGET_FILE")
-  artifact=conformance-report-$(slug "${name%.*}")
-elif [ -n "${INPUT_BASE_URL:-}" ]; then
-  rest=${INPUT_BASE_URL#*://}
-  authority=${rest%%[/?#]*}
-  path=${rest:${#authority}}
-  artifact=conformance-report-$(slug "${authority##*@}${path%%[?#]*}")
+elif [ -n "${INPUT_TARGET_FILE:-}${INPUT_BASE_URL:-}" ]; then
+  artifact=conformance-report-$(target_name)
 fi
 artifact=${artifact%-}
 
@@ -69,6 +64,7 @@ pass_if_given CONFORMANCE_DEVIATIONS "$INPUT_DEVIATIONS"
 pass_if_given CONFORMANCE_CLAIM "$INPUT_CLAIM"
 pass_if_given CONFORMANCE_BASELINE "$INPUT_BASELINE"
 pass_if_given CONFORMANCE_GATE "$INPUT_GATE"
+pass_if_given CONFORMANCE_HISTORY "${INPUT_HISTORY:-}"
 pass_if_given CONFORMANCE_PRODUCT_NAME "${INPUT_PRODUCT_NAME:-}"
 pass_if_given CONFORMANCE_PRODUCT_VERSION "${INPUT_PRODUCT_VERSION:-}"
 export CONFORMANCE_REPORT_DIR="${INPUT_REPORT_DIR:-conformance-report}"
@@ -91,7 +87,7 @@ fi
 # runs. (CONFORMANCE_TARGETS is not among them: its files alone describe their targets, and the action names one.)
 from_workspace() { case "$1" in /* | '') printf '%s' "$1" ;; *) printf '%s/%s' "$workspace" "$1" ;; esac }
 if [ "$run_dir" != "$workspace" ]; then
-  for name in CONFORMANCE_TARGET CONFORMANCE_DEVIATIONS CONFORMANCE_BASELINE CONFORMANCE_REPORT_DIR CONFORMANCE_REPLAY \
+  for name in CONFORMANCE_TARGET CONFORMANCE_DEVIATIONS CONFORMANCE_BASELINE CONFORMANCE_HISTORY CONFORMANCE_REPORT_DIR CONFORMANCE_REPLAY \
     CONFORMANCE_EVIDENCE_DIR CONFORMANCE_SIGNING_KEY CONFORMANCE_CA_FILE CONFORMANCE_CLIENT_CERT CONFORMANCE_CLIENT_KEY; do
     if [ -n "${!name:-}" ]; then export "$name=$(from_workspace "${!name}")"; fi
   done

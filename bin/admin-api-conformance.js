@@ -49,6 +49,10 @@ Usage:
                                                          for runs judged by two texts (a bundle carries its own)
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
+  admin-api-conformance history <file> [--target <name>] [--clause <id>] [--profile <name>]
+                                                         each target's timeline in the run history (CONFORMANCE_HISTORY);
+                                                         --clause: its outcome run by run; --profile: since when it is met;
+                                                         1 when a clause regressed in a target's last run, 0 otherwise
   admin-api-conformance reference [--port N] [<fault>]   serve the reference implementation on 127.0.0.1, every fault and valid
                                                          variant under /variants/<name> (--list names them), and print the
                                                          settings that point the suite at it; Ctrl+C stops it
@@ -303,7 +307,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'serve', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'history', 'reference', 'serve', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -368,7 +372,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference, serve and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, history, reference, serve and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -403,7 +407,7 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document, reference, serve) in this process: a clone loads their
+ * Runs one of the suite's own commands (verify, merge, diff, document, history, reference, serve) in this process: a clone loads their
  * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {

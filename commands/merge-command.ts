@@ -15,6 +15,11 @@ import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardRe
 import { MergeError, readShard, shardFolders } from './shard-folders.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
 import { VERDICT_LABEL } from '../reporters/sections.ts';
+import { FRESHNESS_WORDS } from '../harness/config/freshness.ts';
+import { historyOf, type HistorySetting } from '../harness/config/history.ts';
+import { readVariables } from '../harness/config/sources.ts';
+import { BUNDLE_ARCHIVE } from '../harness/evidence/bundle.ts';
+import { HistoryFileError, readHistory, recordRun } from '../reporters/history-file.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
 // merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
@@ -30,7 +35,7 @@ function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Sta
   if (read.positionals.length === 0) throw new MergeError(USAGE, 2);
   const [age, deployed] = [read.value('stale-after'), read.value('deployed')];
   const minutes = age === undefined ? undefined : staleAfterMinutes(age);
-  if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after takes minutes, hours or days, as 90m, 24h or 7d, not "${age}"`, 2);
+  if (age !== undefined && minutes === undefined) throw new MergeError(`merge: --stale-after ${FRESHNESS_WORDS}, not "${age}"`, 2);
   return {
     folders: read.positionals.map((f) => path.resolve(cwd, f)),
     stale: {
@@ -40,7 +45,20 @@ function mergeArgs(args: string[], cwd: string): { folders: string[]; stale: Sta
   };
 }
 
+/** The history the merged run appends to (CONFORMANCE_HISTORY), checked and read before anything is written. */
+function mergeHistory(io: CommandIO, out: string): HistorySetting | undefined {
+  const setting = historyOf(readVariables(io.env, io.cwd), io.cwd, out);
+  try {
+    if (setting) readHistory(setting.file);
+  } catch (error) {
+    if (error instanceof HistoryFileError) throw new MergeError(`CONFORMANCE_HISTORY: ${error.message}`, 2);
+    throw error;
+  }
+  return setting;
+}
+
 function merge(given: { folders: string[]; stale: Staleness }, out: string, io: CommandIO): number {
+  const history = mergeHistory(io, out);
   const folders = shardFolders(given.folders);
   const inside = folders.find((f) => overlap(f, out));
   if (inside) throw new MergeError(`merge: the report folder ${out} and the shard folder ${inside} overlap; give another CONFORMANCE_REPORT_DIR`, 2);
@@ -49,7 +67,13 @@ function merge(given: { folders: string[]; stale: Staleness }, out: string, io: 
   if ('refused' in merged) throw new MergeError(`no verdict: ${merged.refused}`, 3);
   const release = takeReportFolder(out, [...RUN_OUTPUT, ...shards.flatMap((s) => s.targets.map((t) => `targets/${t.folder}`))]);
   try {
-    return writeMerged(shards, folders, merged.matrix, given.stale, out, io);
+    const exitCode = writeMerged(shards, folders, merged.matrix, given.stale, out, io);
+    // The shards appended nothing: the run's lines go in once, for the whole run, each target's bundle as merged.
+    if (history) {
+      const targets = shards.flatMap((s) => s.targets.map((t) => ({ report: t.report, bundle: path.join(out, 'targets', t.folder, BUNDLE_ARCHIVE) })));
+      recordRun(history, targets, shards[0].matrix.run, (line) => io.output.err(`admin-api-conformance: ${line}\n`));
+    }
+    return exitCode;
   } finally {
     release();
   }

@@ -3,6 +3,9 @@ import { ageMinutes, ageText } from '../reporters/fleet.ts';
 import { buildMatrixReport, matrixVerdict, type MatrixReport } from '../reporters/matrix-result.ts';
 import { EXIT_CODE } from '../reporters/conformance-result.ts';
 import { gateVerdict } from '../reporters/gate.ts';
+import type { Freshness } from '../harness/config/freshness.ts';
+
+export { staleAfterMinutes } from '../harness/config/freshness.ts';
 
 // Shards split a run's targets (CONFORMANCE_SHARD): each judged its own targets whole. Merging puts their
 // reports back together as the run's matrix, and tells what is missing or not of one run.
@@ -71,16 +74,9 @@ export function mergeShards(shards: ShardReports[]): { matrix: MatrixReport } | 
   return { matrix: { ...matrix, verdict: matrix.verdict === 'fail' ? 'fail' : 'partial', errors: [error, ...matrix.errors] } };
 }
 
-/** A duration as `--stale-after` takes it: minutes, hours or days (`90m`, `24h`, `7d`), in minutes; undefined if it is none. */
-export function staleAfterMinutes(text: string): number | undefined {
-  const match = /^([1-9]\d{0,6})([mhd])$/.exec(text);
-  if (!match) return undefined;
-  return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
-}
-
 /** What makes a collected result stale: an age past `staleAfter` minutes, or another version than the one deployed now, by target. */
 export interface Staleness {
-  staleAfter?: { minutes: number; given: string };
+  staleAfter?: Freshness;
   deployed?: Map<string, string>;
 }
 

@@ -8,6 +8,7 @@ import type { Consistency } from '../harness/judging/repeat.ts';
 import type { Outcome as JudgedStatus } from '../harness/judging/violations.ts';
 import type { Gate } from '../harness/config/gate.ts';
 import type { ClauseChange } from './change.ts';
+import type { ClauseHistory, HistoryAccount } from './history-account.ts';
 import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';
 import { countOf, type ClauseStatus, type Counts } from './counts.ts';
 
@@ -81,6 +82,10 @@ export interface ClauseResult {
   reason?: string;
   deviation?: KnownDeviation & { state: DeviationState };
   evidence?: ClauseEvidence;
+  /** Set when the run keeps a history (CONFORMANCE_HISTORY): what this outcome is against the target's earlier runs. A label, never a status. */
+  transition?: ClauseHistory['transition'];
+  /** Its outcomes in the earlier runs `history.runs` lists, for the page's strip. */
+  recent?: ClauseHistory['recent'];
 }
 
 export type { Counts };
@@ -117,6 +122,8 @@ export interface ConformanceReport {
   errors: string[];
   /** Set when the run was given a baseline (CONFORMANCE_BASELINE): what changed since, and the gate the exit code followed. */
   baseline?: BaselineComparison;
+  /** Set when the run keeps a history (CONFORMANCE_HISTORY): the earlier runs its clauses' transitions were set against. */
+  history?: HistoryAccount;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ClauseStatus, ReportView } from './conformance-result.ts';
 import { claimText, firstErroredText, firstViolationText, headline, SECTION_TITLES, verdictText } from './sections.ts';
+import { ctrfHistory } from './history-render.ts';
 
 // ctrf.json: the report in the Common Test Report Format (https://ctrf.io), which test-report viewers and CI
 // plugins read. One test per clause, its id the stable testId; CTRF's five statuses carry less than the suite's
@@ -49,6 +50,8 @@ export interface CtrfTest {
   message?: string;
   trace?: string;
   labels: Record<string, string>;
+  /** CTRF's own: the history (CONFORMANCE_HISTORY) calls the clause flaky; its status is still its status. */
+  flaky?: boolean;
   extra?: Record<string, unknown>;
 }
 
@@ -89,6 +92,7 @@ function messageOf(c: ClauseResult): string | undefined {
 
 function testOf(c: ClauseResult, target: string | undefined): CtrfTest {
   const message = messageOf(c);
+  const history = ctrfHistory(c);
   // Every violation or obstacle, as the report words them, where there is more than the message's first.
   const trace = c.status !== 'passed' && c.reason && c.reason !== message ? visible(c.reason, 'block') : undefined;
   return {
@@ -107,7 +111,9 @@ function testOf(c: ClauseResult, target: string | undefined): CtrfTest {
       level: c.level,
       ...(c.profile && { profile: c.profile }),
       ...(target !== undefined && { target: line(target) }),
+      ...history.labels,
     },
+    ...(history.flaky && { flaky: true }),
     ...(c.deviation && { extra: { [`${NS}.deviation`]: c.deviation } }),
   };
 }

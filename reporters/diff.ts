@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RowChange } from '../harness/document/document-changes.ts';
-import { REGRESSIONS, type ChangeKind, type ClauseChange } from './change.ts';
-import type { ClauseResult, ClauseStatus, ConformanceReport, Verdict } from './conformance-result.ts';
+import { REGRESSIONS, statusChange, type ChangeKind, type ClauseChange } from './change.ts';
+import type { ClauseResult, ConformanceReport, Verdict } from './conformance-result.ts';
 import { documentAccount, rowsText } from './diff-document.ts';
 import { changedViolation, failureOf, observationChanges } from './diff-evidence.ts';
 import { violationLine } from '../harness/judging/violation-words.ts';
@@ -34,8 +34,6 @@ export interface RunDiff {
   regressions: number;
 }
 
-const JUDGED: ClauseStatus[] = ['passed', 'failed', 'known-deviation', 'observed'];
-
 /** A failure, excused by a known deviation or not, keeps its status with other violations; an observed clause, with another observation. */
 function sameStatusChange(before: ClauseResult, after: ClauseResult): ChangeKind | undefined {
   if (before.status === 'failed' || before.status === 'known-deviation')
@@ -48,16 +46,7 @@ function sameStatusChange(before: ClauseResult, after: ClauseResult): ChangeKind
 export function classify(before: ClauseResult | undefined, after: ClauseResult | undefined): ChangeKind | undefined {
   if (before === undefined) return after === undefined ? undefined : 'clause-added';
   if (after === undefined) return 'clause-removed';
-  const [from, to] = [before.status, after.status];
-  if (from === to) return sameStatusChange(before, after);
-  const [wasJudged, isJudged] = [JUDGED.includes(from), JUDGED.includes(to)];
-  if (!wasJudged && isJudged) return 'newly-exercised';
-  if (wasJudged && !isJudged) return 'no-longer-exercised';
-  if (to === 'failed') return from === 'known-deviation' ? 'deviation-ended' : 'regressed';
-  // A clause that passed and now fails under a known deviation regressed: the deviation only excuses it.
-  if (to === 'known-deviation') return from === 'passed' ? 'regressed' : 'deviation-added';
-  if (to === 'passed' && (from === 'failed' || from === 'known-deviation')) return 'fixed';
-  return 'status-changed';
+  return before.status === after.status ? sameStatusChange(before, after) : statusChange(before.status, after.status);
 }
 
 /** Observation changes named in one line: the first few, and how many more. */

@@ -19,6 +19,7 @@ import {
 } from './sections.ts';
 import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
+import { HISTORY_STYLE, historySection } from './history-render.ts';
 import { requestText, violationText, type Marks } from '../harness/judging/violation-words.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
@@ -181,10 +182,11 @@ export function renderHtml(r: ReportView): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance ${headline(r)}: ${esc(r.target?.name ?? NO_TARGET)}</title>
-<style>${STYLE}</style></head>
+<style>${STYLE}${r.history ? HISTORY_STYLE : ''}</style></head>
 <body><main>
 ${header(r)}
 ${attention(r)}
+${historySection(r)}
 <h2>Clauses by section</h2>${clausesBySection(r)}
 ${observations(r)}
 ${coverage(r)}

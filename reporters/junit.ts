@@ -1,5 +1,6 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ReportView } from './conformance-result.ts';
+import { junitTransition } from './history-render.ts';
 import { claimText, firstErroredText, firstViolationText, headline, NO_TARGET, verdictText } from './sections.ts';
 
 // JUnit as CI systems read it, from the report: a failed clause is a <failure>, an errored one an <error> (an
@@ -37,6 +38,7 @@ function testcase(c: ClauseResult): string {
     ...(c.profile ? [property('profile', c.profile)] : []),
     property('status', c.status),
     ...(c.deviation ? [property('deviation', `${c.deviation.state}: ${c.deviation.reason}`)] : []),
+    ...junitTransition(c).map(([name, value]) => property(name, value)),
   ];
   return `<testcase name="${attribute(`${c.title} [${c.id}]`)}" classname="${attribute(`section ${c.section}`)}" time="0"><properties>${properties.join('')}</properties>${outcomeElement(c)}</testcase>`;
 }

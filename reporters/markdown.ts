@@ -2,6 +2,7 @@ import type { ClauseResult, ReportView } from './conformance-result.ts';
 import { markdownBlock, markdownCode, markdownLink, markdownText } from './escape.ts';
 import { KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
+import { historyLead } from './history-render.ts';
 import { violationLine, violationText, type Marks } from '../harness/judging/violation-words.ts';
 import {
   baselineText,
@@ -69,6 +70,7 @@ export function renderMarkdown(report: ReportView): string {
     '',
     ...reasonFirst(report).flatMap((e) => [`> ${cell(e.split('\n')[0])}`, '']),
     ...(gate ? [`> **${cell(gate)}**`, ''] : []),
+    ...historyLead(report),
     `${report.target ? `Target **${cell(report.target.name)}** (${markdownCode(report.target.baseUrl)})` : cell(NO_TARGET.replace(/^./, (c) => c.toUpperCase()))}; suite ${report.suite.version}, contracts \`${report.suite.contractsHash}\`, ${new Date(report.startedAt).toISOString()}.`,
     '',
     `Product: ${cell(productText(report.product))}. Document: ${cell(documentText(report.document))}.`,

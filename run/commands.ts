@@ -1,6 +1,7 @@
 import { processIO, type CommandIO } from '../commands/command-io.ts';
 import { diffCommand } from '../commands/diff-command.ts';
 import { documentCommand } from '../commands/document-command.ts';
+import { historyCommand } from '../commands/history-command.ts';
 import { mergeCommand } from '../commands/merge-command.ts';
 import { verifyCommand } from '../commands/verify-command.ts';
 import { forTheLog } from '../harness/files/visible.ts';
@@ -31,6 +32,9 @@ export const diff = async (args: string[], io?: Partial<CommandIO>): Promise<num
 /** `document [FILE]`: 0 the document's tables agree with the contracts, 1 rows differ, 2 not the document. */
 export const document = async (args: string[], io?: Partial<CommandIO>): Promise<number> => documentCommand(args, ioOf(io));
 
+/** `history FILE [--target NAME] [--clause ID] [--profile NAME]`: 1 when a clause regressed in a target's last run, 0 otherwise, 2 the file unreadable. */
+export const history = async (args: string[], io?: Partial<CommandIO>): Promise<number> => historyCommand(args, ioOf(io));
+
 /**
  * `reference [--port N] [<fault or valid variant>] [--list]`: the reference implementation served on loopback until
  * `io.signal` aborts; 0 once stopped, 2 for a mistake (an unknown name, a port it cannot listen on).
@@ -46,6 +50,6 @@ export const serve = (args: string[], io?: Partial<ServeIO>): Promise<number> =>
   serveCommand(args, { ...ioOf(io), signal: io?.signal, listening: io?.listening });
 
 /** The commands by name, as the command line runs them. */
-export const COMMANDS = { verify, merge, diff, document, reference, serve } as const;
+export const COMMANDS = { verify, merge, diff, document, history, reference, serve } as const;
 
 export { refuseCommandLine } from './engine.ts';

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { gateOf, BASELINE_VARIABLE, GATE_VARIABLE, type Gate } from '../harness/config/gate.ts';
 import { readSettings, type Settings } from '../harness/config/settings.ts';
-import { targetsOf, type RunTargets } from '../harness/config/targets.ts';
+import { givenRunIdentity, targetsOf, type RunTargets } from '../harness/config/targets.ts';
+import { historyOf } from '../harness/config/history.ts';
+import { historyFor, runIdentityFor, type RunHistory } from './history.ts';
 import { ConfigError } from '../harness/files/config-error.ts';
 import { visible } from '../harness/files/visible.ts';
 import { specDocument } from '../harness/contracts/document.ts';
@@ -21,6 +23,8 @@ export interface Run extends RunTargets {
   baseline?: Baseline;
   /** What metrics.prom holds beyond its defaults (CONFORMANCE_METRICS_CLAUSES). */
   metrics?: MetricsOptions;
+  /** The run history it labels its reports against and appends to (CONFORMANCE_HISTORY). */
+  history?: RunHistory;
 }
 
 /**
@@ -31,11 +35,13 @@ export function loadRun(env: Record<string, string | undefined> = process.env, c
   const settings = readSettings(env, cwd);
   const targets = settings.replay === undefined ? targetsOf(settings) : replayed(settings.replay, settings);
   const { gate, baseline } = gateOf(settings.variables, cwd, targets.reportDir);
+  const history = historyOf(settings.variables, cwd, targets.reportDir);
   return {
     ...targets,
     gate,
     metrics: metricsSettingsOf(settings.variables),
     ...(baseline && { baseline: { source: baseline.source, ...baselineRun(baseline.file, gate) } }),
+    ...(history && { history: historyFor(history, runIdentityFor(givenRunIdentity(settings), targets.shard)) }),
   };
 }
 

@@ -25,6 +25,7 @@ import type { RunJudgement, TargetJudgement } from './judge-run.ts';
 import type { Output } from './output.ts';
 import type { Run } from './prepare.ts';
 import { isFleet } from './fleet.ts';
+import { appends, labelledReports, recordHistory } from './history.ts';
 import type { RunResult, TargetResult } from './result.ts';
 
 // The run's reports: each target's a pure function of the judge's verdicts (reporters/conformance-result.ts),
@@ -126,7 +127,8 @@ export function buildReports(run: Run, end: RunEnd): ConformanceReport[] {
   const built = run.targets.map((config, i) => reportOf(config, end.judgement?.targets[i], end, today));
   // Every target's report is compared with the baseline before any is written: the comparison is in each.
   const compared = run.baseline ? compareWithBaseline(built, run.baseline, run.gate) : built;
-  return compared.map((report, i) => withoutSecrets(report, run.targets[i]));
+  // Labelled against the history once the verdicts are known: a label changes none of them.
+  return labelledReports(compared, run.history).map((report, i) => withoutSecrets(report, run.targets[i]));
 }
 
 /**
@@ -170,6 +172,7 @@ export async function writeReports(
     tell(onTarget, target, output);
     targets.push(target);
   }
+  if (run.history && appends(run, end.status, run.targets[0].replay !== undefined)) recordHistory(run.history, targets, output);
   return closeRun(run, targets, end, output);
 }
 

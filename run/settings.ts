@@ -28,6 +28,12 @@ export interface ConformanceOptions {
   baseline?: string;
   /** What fails the run: any MUST violation (`must`, the default), or only a regression against the baseline. */
   gate?: 'must' | 'regressions';
+  /** A run history (JSON Lines) the run labels its clauses against and appends its targets' lines to; outside the report folder. */
+  history?: string;
+  /** How many runs of each target the history keeps; default 50. */
+  historyRuns?: number;
+  /** How old a clause's last verdict in the history may be (`90m`, `24h`, `7d`) before a run that leaves it out labels it stale. */
+  staleAfter?: string;
   /** Where reports go; default conformance-report/ in `cwd`. */
   reportDir?: string;
   /** An evidence bundle to judge instead of a target: nothing is sent. */
@@ -62,6 +68,9 @@ const VARIABLES: Record<string, { variable: string; kind: 'text' | 'list' | 'fla
   deviations: { variable: 'CONFORMANCE_DEVIATIONS', kind: 'text' },
   baseline: { variable: 'CONFORMANCE_BASELINE', kind: 'text' },
   gate: { variable: 'CONFORMANCE_GATE', kind: 'text' },
+  history: { variable: 'CONFORMANCE_HISTORY', kind: 'text' },
+  historyRuns: { variable: 'CONFORMANCE_HISTORY_RUNS', kind: 'number' },
+  staleAfter: { variable: 'CONFORMANCE_STALE_AFTER', kind: 'text' },
   reportDir: { variable: 'CONFORMANCE_REPORT_DIR', kind: 'text' },
   replay: { variable: 'CONFORMANCE_REPLAY', kind: 'text' },
   embedded: { variable: 'CONFORMANCE_EMBEDDED', kind: 'flag' },

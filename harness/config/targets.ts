@@ -152,7 +152,7 @@ function indexedJobShare(said: string, completions: string | undefined, indexGiv
  * id is paired with its attempt, so a re-run of failed jobs is another run; a re-run in GitLab keeps the
  * pipeline's id (docs/configuration.md says so).
  */
-function runIdentity(settings: Settings): string {
+export function givenRunIdentity(settings: Settings): string | undefined {
   const own = variable(settings.variables, RUN_ID_VARIABLE);
   if (own !== undefined) {
     // It is printed in merge's one-line refusals and written in every shard's report: one short printable line.
@@ -164,6 +164,13 @@ function runIdentity(settings: Settings): string {
   if (GITHUB_RUN_ID) return `github ${GITHUB_RUN_ID} attempt ${GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (CI_PIPELINE_ID) return `gitlab ${CI_PIPELINE_ID}`;
   if (BUILDKITE_BUILD_ID) return `buildkite ${BUILDKITE_BUILD_ID}`;
+  return undefined;
+}
+
+/** The identity a shard needs: a run of several shards without one is refused. */
+function runIdentity(settings: Settings): string {
+  const given = givenRunIdentity(settings);
+  if (given !== undefined) return given;
   throw new ConfigError(
     `${SHARD_VARIABLE} needs the run's identity, so that a merge can refuse shards of different runs: set ${RUN_ID_VARIABLE} to one value in every shard of this run (GitHub Actions, GitLab CI and Buildkite give one of their own)`,
   );

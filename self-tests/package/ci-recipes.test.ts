@@ -234,6 +234,28 @@ test('the GitLab recipe: the job installs the suite, fails on a violation and le
   expect(report.verdict).toBe('fail');
 });
 
+test('the GitLab recipe keeps the run history in its cache: a second pipeline labels each clause against the first', async () => {
+  const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')) as {
+    conformance: GitLabJob & { cache: { key: string; paths: string[]; when: string } };
+  };
+  const { cache } = doc.conformance;
+  expect(cache.when).toBe('always');
+  const [first, second] = [runner(), runner()];
+  await gitlabJob(first, doc.conformance, { ...recipeTarget(), CI_PIPELINE_ID: '801' });
+  // GitLab's cache: the paths of the first job, restored into the second's workspace.
+  for (const p of cache.paths) cpSync(path.join(first.workspace, p), path.join(second.workspace, p), { recursive: true });
+  await gitlabJob(second, doc.conformance, { ...recipeTarget(), CI_PIPELINE_ID: '802' });
+  const report: ConformanceReport = JSON.parse(readFileSync(path.join(second.workspace, 'conformance-report', 'conformance.json'), 'utf8'));
+  expect(report.clauses.find((c) => c.id === fault.breaks[0])).toMatchObject({ status: 'failed', transition: 'unchanged', recent: ['failed'] });
+  const history = readFileSync(path.join(second.workspace, doc.conformance.variables.CONFORMANCE_HISTORY), 'utf8');
+  expect(
+    history
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).run),
+  ).toEqual(['gitlab 801', 'gitlab 802']);
+});
+
 test("the GitLab parallel recipe: each job judges the share its CI_NODE_INDEX names, the gate merges them and fails on the run's violation", async () => {
   const doc = parseYaml(readFileSync(path.join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-parallel.yml'), 'utf8')) as { conformance: GitLabJob; gate: GitLabJob };
   const token = recipeTarget().CONFORMANCE_ADMIN_TOKEN;

@@ -67,12 +67,14 @@ export const outputs = (r: Runner): Record<string, string> =>
 export async function action(inputs: Record<string, string>, env: Record<string, string> = {}, actionPath = PROJECT_ROOT, suite = true) {
   const r = runner();
   const file = path.join(PROJECT_ROOT, 'action.yml');
-  // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after.
-  const [install, runStep] = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
-  // Only the run step starts the suite's command: the install and gate steps are no runs of it.
-  const installed = await runSteps(r, [install], { GITHUB_ACTION_PATH: actionPath, ...env }, false);
-  const ran = installed.exitCode === 0 ? await runSteps(r, [runStep], { GITHUB_ACTION_PATH: actionPath, ...env }, suite) : installed;
-  ran.log = installed.log + (ran === installed ? '' : ran.log);
+  // The run step's outputs are not known before it runs; the gate step, which reads them, is filled in after. The
+  // shell steps up to the run step are run (the history's cache key among them); the cache's own steps are the test's.
+  // Only the run step starts the suite's command: the steps before it and the gate step are no runs of it.
+  const steps = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': '', 'steps.run.outputs.verdict': '' });
+  const at = steps.findIndex((s) => s.id === 'run');
+  const before = await runSteps(r, steps.slice(0, at), { GITHUB_ACTION_PATH: actionPath, ...env }, false);
+  const ran = before.exitCode === 0 ? await runSteps(r, [steps[at]], { GITHUB_ACTION_PATH: actionPath, ...env }, suite) : before;
+  if (ran !== before) ran.log = before.log + ran.log;
   // The artifact's name is the inputs', apart from the run's two outputs, which are what the gate reads.
   const { 'artifact-name': artifact, ...out } = outputs(r);
   const gate = actionSteps(file, inputs, { 'steps.run.outputs.exit-code': out['exit-code'], 'steps.run.outputs.verdict': out.verdict }).at(-1)!;
