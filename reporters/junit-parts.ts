@@ -25,7 +25,12 @@ export class JunitParts {
   /** Appends one target's testsuite. */
   add(report: ReportView): void {
     const n = junitCounts(report.clauses);
-    this.all = { tests: this.all.tests + n.tests, failures: this.all.failures + n.failures, errors: this.all.errors + n.errors, skipped: this.all.skipped + n.skipped };
+    this.all = {
+      tests: this.all.tests + n.tests,
+      failures: this.all.failures + n.failures,
+      errors: this.all.errors + n.errors,
+      skipped: this.all.skipped + n.skipped,
+    };
     this.seconds = Math.max(this.seconds, report.durationMs / 1000);
     appendFileSync(this.parts, `${testsuite(report)}\n`);
   }

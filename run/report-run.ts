@@ -231,7 +231,11 @@ export class RunWriter {
       this.matrix.add(i, report, target.page);
       this.junit!.add(report);
     }
-    if (end.ci?.annotations) this.failures[i] = failuresOf(report, this.failures.reduce((n, f) => n + (f?.clauses.length ?? 0), 0));
+    if (end.ci?.annotations)
+      this.failures[i] = failuresOf(
+        report,
+        this.failures.reduce((n, f) => n + (f?.clauses.length ?? 0), 0),
+      );
     this.results[i] = this.fleet ? readBack(target) : target;
   }
 
@@ -299,7 +303,6 @@ export const INTERRUPTED_REASON = 'interrupted: the run was stopped before it en
 /** The one line that closes a run stopped before it ended: that it was, and where its reports say so. */
 const interruptedLine = (page: string) => `INTERRUPTED: the run was stopped before it ended, and has no verdict; its reports say so: ${page}\n`;
 
-
 /** How a streamed run is started: its stop, when it started, the clauses it judges and the CI it runs in. */
 export interface StreamStart {
   signal?: AbortSignal;
@@ -315,7 +318,12 @@ export interface StreamStart {
  * stopped before it ended has every target's reports rewritten without a verdict, and no bundle left: its judging
  * is whole or none, as a run written at its end.
  */
-export async function streamRun(run: Run, start: StreamStart, output: Output, onTarget?: (target: TargetResult) => void): Promise<RunResult & { said?: string }> {
+export async function streamRun(
+  run: Run,
+  start: StreamStart,
+  output: Output,
+  onTarget?: (target: TargetResult) => void,
+): Promise<RunResult & { said?: string }> {
   const timeout = AbortSignal.timeout(run.targets[0].runTimeoutMs);
   const stop = start.signal ? AbortSignal.any([start.signal, timeout]) : timeout;
   const today = new Date().toISOString().slice(0, 10);
