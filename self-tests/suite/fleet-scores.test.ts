@@ -157,3 +157,20 @@ test("a tenant's report is let go once written: the run holds none of them", () 
   // Read back from its file when asked, a target's report is still there for the caller.
   expect(result.targets[3].report.target.name).toBe('tenant-3');
 });
+
+test("a fleet file's tags are checked where it is read: strings, bounded, the damaged one named, no value quoted", async () => {
+  const cases = [
+    ['{ region: [eu] }', 'targets.0.tags.region'],
+    ['{ "bad name": x }', 'targets.0.tags'],
+    [`{ ${Array.from({ length: 17 }, (_, i) => `t${i}: x`).join(', ')} }`, 'targets.0.tags'],
+    [`{ long: "${'x'.repeat(129)}" }`, 'targets.0.tags.long'],
+  ];
+  for (const [tags, where] of cases) {
+    const file = path.join(dir, 'tagged.yaml');
+    writeFileSync(file, `targets:\n  - { name: a, baseUrl: "${reference.url}", adminTokenFrom: CONFORMANCE_TOKEN_ADMIN, tags: ${tags} }\n`);
+    const refused = await runConformance({ targets: [file], reportDir: path.join(dir, 'refused'), env: { CONFORMANCE_TOKEN_ADMIN: REFERENCE_FIXTURES.adminToken } });
+    expect(refused.exitCode, tags).toBe(2);
+    expect(refused.reason, tags).toContain(where);
+    expect(refused.reason).not.toContain('x'.repeat(129));
+  }
+});
