@@ -170,7 +170,7 @@ export class MatrixTally {
       kind: 'matrix',
       suite: first.suite,
       document: first.document,
-      startedAt: kept.map((k) => k.row.startedAt ?? '').reduce((a, b) => (b < a ? b : a)),
+      startedAt: kept.map((k) => k.row.startedAt ?? '').sort()[0],
       durationMs,
       verdict,
       ...(interrupted && { interrupted: true as const }),

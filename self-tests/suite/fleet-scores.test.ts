@@ -168,7 +168,11 @@ test("a fleet file's tags are checked where it is read: strings, bounded, the da
   for (const [tags, where] of cases) {
     const file = path.join(dir, 'tagged.yaml');
     writeFileSync(file, `targets:\n  - { name: a, baseUrl: "${reference.url}", adminTokenFrom: CONFORMANCE_TOKEN_ADMIN, tags: ${tags} }\n`);
-    const refused = await runConformance({ targets: [file], reportDir: path.join(dir, 'refused'), env: { CONFORMANCE_TOKEN_ADMIN: REFERENCE_FIXTURES.adminToken } });
+    const refused = await runConformance({
+      targets: [file],
+      reportDir: path.join(dir, 'refused'),
+      env: { CONFORMANCE_TOKEN_ADMIN: REFERENCE_FIXTURES.adminToken },
+    });
     expect(refused.exitCode, tags).toBe(2);
     expect(refused.reason, tags).toContain(where);
     expect(refused.reason).not.toContain('x'.repeat(129));
