@@ -27,14 +27,18 @@ async function main(): Promise<void> {
   );
   writeFileSync(
     file,
-    `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_FORBIDDEN }\ntargets:\n${lines.join('\n')}\n`,
+    `defaults: { adminTokenFrom: CONFORMANCE_TOKEN_ADMIN, forbiddenTokenFrom: CONFORMANCE_TOKEN_FORBIDDEN, signupTokensFrom: CONFORMANCE_TOKEN_SIGNUP }\ntargets:\n${lines.join('\n')}\n`,
   );
   const started = performance.now();
   try {
     const result = await runConformance({
       targets: [file],
       reportDir: path.join(work, 'report'),
-      env: { CONFORMANCE_TOKEN_ADMIN: REFERENCE_FIXTURES.adminToken, CONFORMANCE_TOKEN_FORBIDDEN: REFERENCE_FIXTURES.forbiddenToken },
+      env: {
+        CONFORMANCE_TOKEN_ADMIN: REFERENCE_FIXTURES.adminToken,
+        CONFORMANCE_TOKEN_FORBIDDEN: REFERENCE_FIXTURES.forbiddenToken,
+        CONFORMANCE_TOKEN_SIGNUP: REFERENCE_FIXTURES.signupTokens.join(','),
+      },
     });
     const written = result.targets.filter((t) => existsSync(path.join(t.reportDir, 'conformance.json'))).length;
     process.stdout.write(`${JSON.stringify({ wallMs: performance.now() - started, exitCode: result.exitCode, written, reason: result.reason })}\n`);
