@@ -55,7 +55,7 @@ export interface MatrixReport {
   signatures?: FailureSignature[];
   /**
    * Each claimed profile's score: the share of the targets that exercised it that meet it, overall and by each value
-   * of each tag; `insufficient-data` where no target exercised it (reporters/scores.ts, scores.schema.json).
+   * of each tag; `insufficient-data` where no target exercised it (reporters/scores.ts; docs/configuration.md describes the fields).
    */
   scores?: ProfileScore[];
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
