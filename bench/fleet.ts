@@ -1,8 +1,11 @@
-// `npm run bench:fleet [-- <targets>...]`: the figures of issue 30. Fleets of loopback targets (the reference
+// `npm run bench:fleet [-- <targets>...]`: the figures of issue 30; `npm run bench:fleet -- --engine [<targets>...]`
+// those of issue 40, the in-process engine (bench/fleet-engine.ts), the whole process tree's peak memory sampled.
+// The command's figures below are those of the same fleet through Playwright. Fleets of loopback targets (the reference
 // server, 5% of the targets failing three clauses each) judged in one run of the command, timed with the
 // runner's peak memory; then the largest fleet split across 10 simulated jobs and merged, the merged matrix
 // compared with the one-run matrix clause for clause.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_FIXTURES } from '../reference-server/fixtures.ts';
 import { startReferenceServer } from '../reference-server/server.ts';
@@ -15,6 +18,7 @@ import { loadAverage, machine } from './measure.ts';
 import { killChildrenOnSignal, ROOT, temporaryFolder, timeCommand, type Timed } from './run.ts';
 import { seconds } from './rounds.ts';
 import { THREE_FAILURES } from './variants.ts';
+import { samplePeak } from './tree-memory.ts';
 
 /** Issue 30: 500 targets in one run within this, on two quiet cores. */
 const FLEET_MS = 60_000;
@@ -30,7 +34,13 @@ const JOBS = 10;
 const FAILING_SHARE = 0.05;
 const RUN_DEADLINE_MS = 600_000;
 
-const sizes = process.argv.slice(2).map(Number);
+/** Issue 40: 10,000 tenants on 10 origins judged in process within this, and the whole process tree within PEAK_BYTES. */
+const ENGINE_MS = 120_000;
+const ENGINE_MODE = process.argv.includes('--engine');
+const sizes = process.argv
+  .slice(2)
+  .filter((a) => a !== '--engine')
+  .map(Number);
 const [SMALL, LARGE] = sizes.length === 2 && sizes.every((n) => n >= 2) ? sizes : [50, 500];
 const TIME = '/usr/bin/time';
 const COMMAND = path.join(ROOT, 'bin', 'admin-api-conformance.js');
@@ -108,8 +118,64 @@ async function pageFigure(matrix: MatrixReport | undefined, runDir: string, work
   }
 }
 
+/** Bytes of the files under `dir`. */
+function diskBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + statSync(path.join(e.parentPath, e.name)).size, 0);
+}
+
+/** A fleet of `n` tenants on 10 origins judged by runConformance in a process of its own, its tree's peak memory sampled. */
+async function engineRun(n: number, work: string): Promise<{ wallMs: number; peakBytes: number; diskBytes: number; exitCode?: number; written?: number }> {
+  const dir = path.join(work, `engine-${n}`);
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fleet-engine.ts'), String(n), dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const peak = samplePeak(child.pid!);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  await new Promise((resolve) => child.once('close', resolve));
+  const peakBytes = peak.stop();
+  const line = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { wallMs: number; exitCode?: number; written?: number };
+  const disk = existsSync(path.join(dir, 'report')) ? diskBytes(path.join(dir, 'report')) : 0;
+  rmSync(dir, { recursive: true, force: true });
+  return { ...line, peakBytes, diskBytes: disk };
+}
+
+/** The in-process engine's figures (issue 40): each size's time, the whole tree's peak memory, and disk per target. */
+async function engineFigures(): Promise<void> {
+  const work = temporaryFolder('bench-fleet-engine-');
+  try {
+    say(`# Fleet benchmark, in process\n\n${machine()}, ${loadAverage()}\n\n`);
+    const figures: Figure[] = [];
+    for (const n of sizes.length ? sizes : [2000, 10_000]) {
+      const run = await engineRun(n, work.path);
+      say(
+        `  ${n} targets in process: ${seconds(run.wallMs)} s, exit ${run.exitCode}, ${run.written} reports written, peak ${mib(run.peakBytes)} (process tree), ${(run.diskBytes / n / 1024).toFixed(0)} KiB of reports a target\n`,
+      );
+      figures.push(
+        {
+          name: `${n} targets in process`,
+          measured: `${seconds(run.wallMs)} s`,
+          goal: `≤ ${ENGINE_MS / 1000} s at 10,000`,
+          met: n < 10_000 ? undefined : run.wallMs <= ENGINE_MS,
+        },
+        { name: `peak memory, ${n} targets, process tree`, measured: mib(run.peakBytes), goal: '≤ 1 GiB', met: run.peakBytes <= PEAK_BYTES },
+        { name: `every report written, ${n} targets`, measured: `${run.written}`, goal: `${n}`, met: run.written === n },
+      );
+    }
+    say(`\n${closingTable(figures)}\n`);
+    if (figures.some((f) => f.met === false)) process.exitCode = 1;
+  } finally {
+    work.remove();
+  }
+}
+
 async function main(): Promise<void> {
   killChildrenOnSignal();
+  if (ENGINE_MODE) return engineFigures();
   const server = await startReferenceServer(0, [THREE_FAILURES]);
   const work = temporaryFolder('bench-fleet-');
   try {

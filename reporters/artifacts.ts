@@ -39,17 +39,21 @@ export function writeArtifacts(report: ReportView, dir: string, stepSummary?: st
   );
 }
 
-/** The files of a run over several targets: the matrix beside each target's own folder. */
-export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[], dir: string, stepSummary?: string): string[] {
-  return write(
+/**
+ * The files of a run over several targets: the matrix beside each target's own folder. Its junit.xml holds every
+ * target's testsuite, as a CI system reads one junit.xml per job: rendered from `reports`, or, undefined, written
+ * target by target (junit-parts.ts) and named here.
+ */
+export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[] | undefined, dir: string, stepSummary?: string): string[] {
+  const written = write(
     dir,
     [
       ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
       ['index.html', renderMatrixHtml(matrix)],
       ['summary.md', renderMatrixMarkdown(matrix)],
-      // Every target's testsuite in one file, as a CI system reads one junit.xml per job.
-      ['junit.xml', renderJunit(reports)],
+      ...(reports ? [['junit.xml', renderJunit(reports)] as [string, string]] : []),
     ],
     stepSummary,
   );
+  return reports ? written : [...written, path.join(dir, 'junit.xml')];
 }

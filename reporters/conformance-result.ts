@@ -41,6 +41,8 @@ export interface RunMeta {
   /** Set when the run judged an evidence bundle's exchanges instead of asking a target. */
   replay?: { bundle: string };
   target: TargetInfo;
+  /** What the inventory says of the target (a fleet file's tags), secrets hidden. */
+  tags?: Record<string, string>;
   startedAt: string;
   durationMs: number;
   /** Playwright's status of the whole run. */
@@ -104,6 +106,8 @@ export interface ConformanceReport {
   product?: Product;
   /** Set when the run judged an evidence bundle's exchanges (CONFORMANCE_REPLAY), not a live target. */
   replay?: { bundle: string };
+  /** What the inventory says of the target (a fleet file's tags: region, tier, plan…); the matrix's scores are given by them. */
+  tags?: Record<string, string>;
   startedAt: string;
   durationMs: number;
   verdict: Verdict;
@@ -242,6 +246,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     target: meta.target,
     product: meta.product,
     replay: meta.replay,
+    ...(meta.tags && { tags: meta.tags }),
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
     verdict,

@@ -46,7 +46,15 @@ export function gateVerdict(report: Gated): Verdict {
 
 /** The ratchet's line for a run of several targets (a matrix's, a merge's); undefined under the `must` gate. */
 export function matrixGate(reports: Gated[], exitCode: number): { exitCode: number; text: string } | undefined {
-  if (!reports.some((r) => r.baseline?.gate === 'regressions')) return undefined;
+  return ratchetLine(
+    reports.some((r) => r.baseline?.gate === 'regressions'),
+    exitCode,
+  );
+}
+
+/** The ratchet's line, where the run's targets were compared under it; a run of a fleet knows it without its reports. */
+export function ratchetLine(ratchet: boolean, exitCode: number): { exitCode: number; text: string } | undefined {
+  if (!ratchet) return undefined;
   return {
     exitCode,
     text: `gate (ratchet): exit code ${exitCode}, by what regressed against each target's baseline (each target's report says what); the verdict is what the targets did`,
@@ -55,8 +63,12 @@ export function matrixGate(reports: Gated[], exitCode: number): { exitCode: numb
 
 /** The run's exit code: its one target's, or, of several, as the matrix's verdict is made of theirs (a shard's included). */
 export function runExitCode(reports: Gated[], multi: boolean, shard?: Shard): number {
-  const verdicts = reports.map(gateVerdict);
-  return EXIT_CODE[multi ? matrixVerdict(verdicts, shard) : verdicts[0]];
+  return exitCodeOf(reports.map(gateVerdict), multi, shard);
+}
+
+/** The run's exit code from each target's verdict under the gate (gateVerdict), taken as each report was written. */
+export function exitCodeOf(gated: Verdict[], multi: boolean, shard?: Shard): number {
+  return EXIT_CODE[multi ? matrixVerdict(gated, shard) : gated[0]];
 }
 
 const listed = (ids: string[]) => (ids.length <= 4 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`);

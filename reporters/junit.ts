@@ -43,15 +43,16 @@ function testcase(c: ClauseResult): string {
   return `<testcase name="${attribute(`${c.title} [${c.id}]`)}" classname="${attribute(`section ${c.section}`)}" time="0"><properties>${properties.join('')}</properties>${outcomeElement(c)}</testcase>`;
 }
 
-const counts = (clauses: ClauseResult[]) => ({
+export const junitCounts = (clauses: Pick<ClauseResult, 'status'>[]) => ({
   tests: clauses.length,
   failures: clauses.filter((c) => c.status === 'failed').length,
   errors: clauses.filter((c) => c.status === 'errored').length,
   skipped: clauses.filter((c) => c.status === 'not-exercised' || c.status === 'not-judged' || c.status === 'observed').length,
 });
 
-function testsuite(report: ReportView): string {
-  const n = counts(report.clauses);
+/** One target's testsuite element. */
+export function testsuite(report: ReportView): string {
+  const n = junitCounts(report.clauses);
   const properties = [
     property('verdict', report.verdict),
     property('headline', `${headline(report)}: ${verdictText(report)}`),
@@ -72,11 +73,16 @@ ${report.clauses.map(testcase).join('\n')}
 
 /** junit.xml of one or several targets' reports, one testsuite each. */
 export function renderJunit(reports: ReportView[]): string {
-  const all = counts(reports.flatMap((r) => r.clauses));
+  const all = junitCounts(reports.flatMap((r) => r.clauses));
   const time = Math.max(0, ...reports.map((r) => r.durationMs)) / 1000;
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="admin-api-conformance" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" skipped="${all.skipped}" time="${time.toFixed(3)}">
-${reports.map(testsuite).join('\n')}
+  return `${junitOpening(all, time)}${reports.map(testsuite).join('\n')}${JUNIT_CLOSING}`;
+}
+
+/** The opening of junit.xml, with the counts of every testsuite it holds and the longest one's time in seconds. */
+export const junitOpening = (all: ReturnType<typeof junitCounts>, seconds: number) => `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="admin-api-conformance" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" skipped="${all.skipped}" time="${seconds.toFixed(3)}">
+`;
+
+export const JUNIT_CLOSING = `
 </testsuites>
 `;
-}

@@ -3,6 +3,7 @@ import { STYLE } from './html-style.ts';
 import type { Verdict } from './conformance-result.ts';
 import { ageMinutes, ageText, productKey } from './fleet.ts';
 import type { MatrixReport } from './matrix-result.ts';
+import { scoresHtml, scoresMarkdown } from './score-render.ts';
 import { compareSections, documentText, headline, SECTION_TITLES, STATUS_LABEL, VERDICT_LABEL } from './sections.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
@@ -111,7 +112,7 @@ export function renderMatrixHtml(m: MatrixReport): string {
 <body><main>
 <header class="verdict ${m.verdict}"><h1><span class="badge" data-testid="verdict">${headline(m)}</span> ${m.targets.length} targets</h1>
 ${m.gate ? `<p data-testid="gate"><strong>${esc(m.gate.text)}</strong></p>` : ''}<p>${m.targets.filter((t) => t.verdict === 'pass').length} of ${m.targets.length} targets pass. Suite ${esc(m.suite.version)}, contracts ${esc(m.suite.contractsHash)}, ${esc(m.startedAt)}. Document: ${esc(documentText(m.document))}.</p></header>
-<h2>Failures the targets share</h2>
+${scoresHtml(m)}<h2>Failures the targets share</h2>
 ${m.signatures?.length ? `<ul class="signatures" data-testid="signatures">${signatureItems(m)}</ul>` : '<p>No target fails a clause.</p>'}
 <h2>Targets</h2>
 <p class="controls"><input id="filter" type="search" placeholder="filter: a name, a verdict, a clause id, a version" aria-label="filter the targets"> <select id="verdict-filter" aria-label="verdict"><option value="">every verdict</option>${verdicts}</select> <span id="shown">${m.targets.length} targets</span></p>
@@ -137,6 +138,7 @@ export function renderMatrixMarkdown(m: MatrixReport): string {
         `| ${markdownText(t.name)} | ${headline(t)} | ${markdownText((t.claim ?? []).join(', '))} | ${t.summary.must.passed} | ${t.summary.must.failed} | ${t.summary.must.errored} | ${t.summary.must.notExercised} | ${t.summary.must.knownDeviations} | ${t.summary.must.total} | ${markdownText(t.startedAt ?? '')}${t.stale ? ` **stale: ${markdownText(t.stale)}**` : ''} |`,
     ),
   ];
+  lines.push(...scoresMarkdown(m));
   if (m.signatures?.length)
     lines.push(
       '',

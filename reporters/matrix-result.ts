@@ -1,6 +1,15 @@
 import type { Shard } from '../harness/config/targets.ts';
-import { failureSignatures, type FailureSignature } from './fleet.ts';
-import { REPORT_VERSION, type ClauseStatus, type ConformanceReport, type Counts, type MustCounts, type Verdict } from './conformance-result.ts';
+import { addSignatures, sortedSignatures, type FailureSignature, type SignatureGroups } from './fleet.ts';
+import { ScoreTally, type ProfileScore } from './scores.ts';
+import {
+  REPORT_VERSION,
+  type ClauseResult,
+  type ClauseStatus,
+  type ConformanceReport,
+  type Counts,
+  type MustCounts,
+  type Verdict,
+} from './conformance-result.ts';
 
 /** One run over several targets: each target's verdict and a target × clause matrix. */
 export interface MatrixReport {
@@ -32,6 +41,8 @@ export interface MatrixReport {
     failed?: string[];
     /** Why its result is stale, where a collection found it so (admin-api-conformance merge --stale-after). */
     stale?: string;
+    /** What the inventory says of it (a fleet file's tags), as its report does. */
+    tags?: Record<string, string>;
   }[];
   /**
    * The gate the run's exit code followed, where it was the ratchet (CONFORMANCE_GATE=regressions): the exit code,
@@ -42,6 +53,11 @@ export interface MatrixReport {
   collectedAt?: string;
   /** The failures the targets share, each once with the targets that show it (reporters/fleet.ts). */
   signatures?: FailureSignature[];
+  /**
+   * Each claimed profile's score: the share of the targets that exercised it that meet it, overall and by each value
+   * of each tag; `insufficient-data` where no target exercised it (reporters/scores.ts; docs/configuration.md describes the fields).
+   */
+  scores?: ProfileScore[];
   clauses: { id: string; section: string; level: string; title: string; status: ClauseStatus; byTarget: Record<string, ClauseStatus> }[];
   completed: boolean;
   errors: string[];
@@ -85,47 +101,105 @@ export function matrixVerdict(verdicts: Verdict[], shard?: Shard): Verdict {
 
 /** The matrix of a run over several targets: a pure function of their reports. */
 export function buildMatrixReport(reports: { report: ConformanceReport; path: string }[], durationMs: number, shard?: Shard): MatrixReport {
-  const first = reports[0].report;
-  const verdict = matrixVerdict(
-    reports.map((r) => r.report.verdict),
-    shard,
-  );
-  const interrupted = verdict === 'incomplete' && reports.some((r) => r.report.interrupted);
-  return {
-    reportVersion: REPORT_VERSION,
-    kind: 'matrix',
-    suite: first.suite,
-    document: first.document,
-    startedAt: reports.map((r) => r.report.startedAt).sort()[0],
-    durationMs,
-    verdict,
-    ...(interrupted && { interrupted: true as const }),
-    summary: {
-      ...reports.reduce((sum, r) => add(sum, r.report.summary), ZERO),
-      total: reports.reduce((sum, r) => sum + r.report.summary.total, 0),
-      must: { ...reports.reduce((sum, r) => add(sum, r.report.summary.must), ZERO), total: reports.reduce((sum, r) => sum + r.report.summary.must.total, 0) },
-    },
-    targets: reports.map(({ report, path }) => ({
-      name: report.target.name,
-      baseUrl: report.target.baseUrl,
-      verdict: report.verdict,
-      ...(report.interrupted && { interrupted: true as const }),
-      claim: report.claim.profiles,
-      summary: report.summary,
-      report: path,
-      startedAt: report.startedAt,
-      product: report.product,
-      failed: report.clauses.filter((c) => c.status === 'failed').map((c) => c.id),
-    })),
-    signatures: failureSignatures(reports.map((r) => r.report)),
-    clauses: first.clauses.map((c) => {
-      const byTarget = Object.fromEntries(
-        reports.map(({ report }) => [report.target.name, report.clauses.find((x) => x.id === c.id)?.status ?? 'not-exercised']),
-      );
-      return { id: c.id, section: c.section, level: c.level, title: c.title, status: worst(Object.values(byTarget)), byTarget };
-    }),
-    completed: reports.every((r) => r.report.completed),
-    errors: reports.flatMap((r) => r.report.errors.map((e) => `${r.report.target.name}: ${e}`)),
-    ...(shard && { shard: `${shard.current}/${shard.total}`, runTargets: shard.runTargets, run: shard.run }),
-  };
+  const tally = new MatrixTally(reports.length);
+  for (const [i, { report, path }] of reports.entries()) tally.add(i, report, path);
+  return tally.matrix(durationMs, shard);
 }
+
+/** What the matrix keeps of one target: its row, and each clause's status in the catalogue's order. */
+interface Kept {
+  row: MatrixReport['targets'][number];
+  statuses: ClauseStatus[];
+  verdict: Verdict;
+  completed: boolean;
+}
+
+/**
+ * The matrix added up target by target, in any order, each target given its place: a run of a fleet adds each
+ * report as it is written and lets it go, so that the matrix holds a row and a status per clause of each target,
+ * never its report.
+ */
+export class MatrixTally {
+  private readonly kept: (Kept | undefined)[];
+  private first?: Pick<ConformanceReport, 'suite' | 'document'> & { clauses: Pick<ClauseResult, 'id' | 'section' | 'level' | 'title'>[] };
+  private summary: MatrixReport['summary'] = { ...ZERO, total: 0, must: { ...ZERO, total: 0 } };
+  private readonly errors: string[] = [];
+  private readonly signatures: SignatureGroups = new Map();
+  private readonly scores = new ScoreTally();
+
+  constructor(targets: number) {
+    this.kept = new Array(targets).fill(undefined);
+  }
+
+  /** Adds the report of the target at `place` (its place among the run's targets); `path`, its page. */
+  add(place: number, report: ConformanceReport, path: string): void {
+    this.first ??= {
+      suite: report.suite,
+      document: report.document,
+      clauses: report.clauses.map(({ id, section, level, title }) => ({ id, section, level, title })),
+    };
+    const { summary } = this;
+    this.summary = {
+      ...add(summary, report.summary),
+      total: summary.total + report.summary.total,
+      must: { ...add(summary.must, report.summary.must), total: summary.must.total + report.summary.must.total },
+    };
+    const byId = new Map(report.clauses.map((c) => [c.id, c.status]));
+    this.kept[place] = {
+      row: rowOf(report, path),
+      statuses: this.first.clauses.map((c) => byId.get(c.id) ?? 'not-exercised'),
+      verdict: report.verdict,
+      completed: report.completed,
+    };
+    for (const e of report.errors) this.errors.push(`${report.target.name}: ${e}`);
+    addSignatures(this.signatures, report);
+    this.scores.add(report);
+  }
+
+  /** The matrix of the targets added, in their places. */
+  matrix(durationMs: number, shard?: Shard): MatrixReport {
+    const kept = this.kept.filter((k): k is Kept => k !== undefined);
+    const first = this.first!;
+    const verdict = matrixVerdict(
+      kept.map((k) => k.verdict),
+      shard,
+    );
+    const interrupted = verdict === 'incomplete' && kept.some((k) => k.row.interrupted);
+    return {
+      reportVersion: REPORT_VERSION,
+      kind: 'matrix',
+      suite: first.suite,
+      document: first.document,
+      startedAt: kept.map((k) => k.row.startedAt ?? '').sort()[0],
+      durationMs,
+      verdict,
+      ...(interrupted && { interrupted: true as const }),
+      summary: this.summary,
+      targets: kept.map((k) => k.row),
+      signatures: sortedSignatures(this.signatures),
+      scores: this.scores.scores(),
+      clauses: first.clauses.map((c, i) => {
+        const byTarget = Object.fromEntries(kept.map((k) => [k.row.name, k.statuses[i]]));
+        return { ...c, status: worst(kept.map((k) => k.statuses[i])), byTarget };
+      }),
+      completed: kept.every((k) => k.completed),
+      errors: this.errors,
+      ...(shard && { shard: `${shard.current}/${shard.total}`, runTargets: shard.runTargets, run: shard.run }),
+    };
+  }
+}
+
+/** A target's row of the matrix: its verdict, what it claims, and where its report is. */
+const rowOf = (report: ConformanceReport, path: string): MatrixReport['targets'][number] => ({
+  name: report.target.name,
+  baseUrl: report.target.baseUrl,
+  verdict: report.verdict,
+  ...(report.interrupted && { interrupted: true as const }),
+  claim: report.claim.profiles,
+  summary: report.summary,
+  report: path,
+  startedAt: report.startedAt,
+  product: report.product,
+  ...(report.tags && { tags: report.tags }),
+  failed: report.clauses.filter((c) => c.status === 'failed').map((c) => c.id),
+});

@@ -3,7 +3,7 @@ import { parseSwitch } from '../harness/config/embedded.ts';
 import { variable, type Variables } from '../harness/config/sources.ts';
 import { writeWhole } from '../harness/files/whole-file.ts';
 import type { ConformanceReport } from './conformance-result.ts';
-import { renderReportMetrics, type MetricsOptions } from './metrics.ts';
+import { renderReportMetrics, type MetricsOptions, type MetricsView } from './metrics.ts';
 
 // `metrics.prom` in the run's report folder, one for the run however many targets: what a cron job hands
 // node_exporter's textfile collector, or a pipeline its Pushgateway.
@@ -17,7 +17,7 @@ export const metricsSettingsOf = (variables: Variables): MetricsOptions => ({
 });
 
 /** Writes `metrics.prom` whole (beside, then renamed: a collector never reads half of one); returns its path. */
-export function writeMetricsFile(dir: string, reports: ConformanceReport[], options: MetricsOptions): string {
+export function writeMetricsFile(dir: string, reports: MetricsView[], options: MetricsOptions): string {
   const file = path.join(dir, 'metrics.prom');
   writeWhole(file, renderReportMetrics(reports, options));
   return file;

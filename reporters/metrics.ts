@@ -20,9 +20,31 @@ export interface MetricsOptions {
   lastVerdictAt?: ReadonlyMap<string, number>;
 }
 
+/** What the metrics read of a report: a few fields, small enough to keep for each target of a fleet whose reports are let go. */
+export type MetricsView = Pick<ConformanceReport, 'target' | 'product' | 'verdict' | 'startedAt' | 'durationMs' | 'requests' | 'suite' | 'document'> & {
+  tags?: unknown;
+  claim: { byProfile: Pick<ConformanceReport['claim']['byProfile'][number], 'name' | 'claimed' | 'status'>[] };
+  clauses: Pick<ConformanceReport['clauses'][number], 'id' | 'status' | 'deviation'>[];
+};
+
+/** A report's metrics view (MetricsView). */
+export const metricsViewOf = (r: ConformanceReport & { tags?: unknown }): MetricsView => ({
+  target: r.target,
+  product: r.product,
+  verdict: r.verdict,
+  startedAt: r.startedAt,
+  durationMs: r.durationMs,
+  requests: r.requests,
+  suite: r.suite,
+  document: r.document,
+  ...(r.tags !== undefined && { tags: r.tags }),
+  claim: { byProfile: r.claim.byProfile.map(({ name, claimed, status }) => ({ name, claimed, status })) },
+  clauses: r.clauses.map(({ id, status, deviation }) => ({ id, status, ...(deviation && { deviation }) })),
+});
+
 /** A report's tags (a fleet file's inventory), where it carries them: an object of strings, anything else ignored. */
-function tagsOf(report: ConformanceReport): [string, string][] {
-  const tags = (report as { tags?: unknown }).tags;
+function tagsOf(report: MetricsView): [string, string][] {
+  const tags = report.tags;
   if (tags === null || typeof tags !== 'object' || Array.isArray(tags)) return [];
   return Object.entries(tags).filter((e): e is [string, string] => typeof e[1] === 'string');
 }
@@ -38,7 +60,7 @@ const gauge = (name: string, help: string, samples: Sample[], unit?: 'seconds'):
 });
 
 /** The suite that judged: one series, whatever the number of targets. */
-function suiteFamily(report: ConformanceReport | undefined): MetricFamily {
+function suiteFamily(report: MetricsView | undefined): MetricFamily {
   const labels = report && { version: report.suite.version, contracts_digest: report.suite.contractsHash, document_sha256: report.document.sha256 };
   return gauge(
     'conformance_suite_info',
@@ -48,10 +70,10 @@ function suiteFamily(report: ConformanceReport | undefined): MetricFamily {
 }
 
 /** Each target's own series, family by family. */
-function targetFamilies(reports: ConformanceReport[], options: MetricsOptions): MetricFamily[] {
-  const each = (pick: (r: ConformanceReport, target: { target: string }) => Sample[]) => reports.flatMap((r) => pick(r, { target: r.target.name }));
-  const lastVerdict = (r: ConformanceReport) => (DECIDED.has(r.verdict) ? seconds(r.startedAt) : options.lastVerdictAt?.get(r.target.name));
-  const deviations = (r: ConformanceReport) => r.clauses.filter((c) => c.deviation !== undefined);
+function targetFamilies(reports: MetricsView[], options: MetricsOptions): MetricFamily[] {
+  const each = (pick: (r: MetricsView, target: { target: string }) => Sample[]) => reports.flatMap((r) => pick(r, { target: r.target.name }));
+  const lastVerdict = (r: MetricsView) => (DECIDED.has(r.verdict) ? seconds(r.startedAt) : options.lastVerdictAt?.get(r.target.name));
+  const deviations = (r: MetricsView) => r.clauses.filter((c) => c.deviation !== undefined);
   return [
     gauge(
       'conformance_target_info',
@@ -123,11 +145,11 @@ function targetFamilies(reports: ConformanceReport[], options: MetricsOptions): 
 }
 
 /** The metric families of a run's reports: the suite, then each target's. */
-export const metricFamilies = (reports: ConformanceReport[], options: MetricsOptions = {}): MetricFamily[] => [
+export const metricFamilies = (reports: MetricsView[], options: MetricsOptions = {}): MetricFamily[] => [
   suiteFamily(reports[0]),
   ...targetFamilies(reports, options),
 ];
 
 /** `metrics.prom`, or a scrape's answer: the reports' metrics in the format asked for (OpenMetrics by default). */
-export const renderReportMetrics = (reports: ConformanceReport[], options: MetricsOptions = {}, format: MetricsFormat = 'openmetrics'): string =>
+export const renderReportMetrics = (reports: MetricsView[], options: MetricsOptions = {}, format: MetricsFormat = 'openmetrics'): string =>
   renderMetrics(metricFamilies(reports, options), format);

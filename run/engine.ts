@@ -7,7 +7,8 @@ import { judgeTargets } from './judge-run.ts';
 import { SILENT, TERMINAL, type Output } from './output.ts';
 import { loadRun, type Run } from './prepare.ts';
 import { refuseConfiguration, ReportsUnwritten, startRun } from './report-folder.ts';
-import { reportRun, stopOf, type RunEnd, type Selection } from './report-run.ts';
+import { reportRun, stopOf, streamRun, type RunEnd, type Selection, type StreamStart } from './report-run.ts';
+import { isFleet } from './fleet.ts';
 import type { RunResult } from './result.ts';
 import { variablesOf, type ConformanceOptions } from './settings.ts';
 
@@ -76,6 +77,13 @@ export function refuseCommandLine(message: string, env: Source, cwd: string, out
   return CONFIGURATION_EXIT_CODE;
 }
 
+/** A fleet's run, streamed: the line that says why it stopped, if it did, then its result. */
+async function streamed(run: Run, start: StreamStart, output: Output, onTarget: ConformanceOptions['onTarget']): Promise<RunResult> {
+  const { said, ...result } = await streamRun(run, start, output, onTarget);
+  if (said !== undefined) output.err(`${said}\n`);
+  return result;
+}
+
 /**
  * Judges a deployment (or several) against the document, clause by clause, and writes the reports: the verdict,
  * the exit code the command would exit with, and each target's report and files. Needs no test runner and
@@ -103,6 +111,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     return refused(error, env, cwd, output);
   }
   try {
+    // A fleet's reports are written as each target's judging ends (report-run.ts streamRun): its memory does not grow with its size.
+    if (isFleet(run)) return await streamed(run, { signal: options.signal, started, selection, ci: ciOf(env) }, output, options.onTarget);
     const { said, ...end } = await judgeRun(run, options.signal);
     if (said !== undefined) output.err(`${said}\n`);
     return await reportRun(run, { ...end, durationMs: Date.now() - started, selection, ci: ciOf(env) }, output, options.onTarget);

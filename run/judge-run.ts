@@ -20,6 +20,7 @@ import { makeFolder } from '../harness/files/folders.ts';
 import { loadChecks } from '../checks/index.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { setMaxListeners } from 'node:events';
+import { politeStart } from '../harness/recording/politeness.ts';
 import { replayedRecording } from '../harness/evidence/replay-bundle.ts';
 import type { ClauseRun } from '../harness/judging/verdicts.ts';
 
@@ -73,6 +74,8 @@ async function judgeTarget(
   shard: Shard | undefined,
 ): Promise<TargetJudgement | undefined> {
   const secrets = createSecrets(config);
+  // Two runs of one target in this process start CONFORMANCE_MIN_INTERVAL_MS apart (an exporter's probes).
+  if (!config.replay) await politeStart(config, signal);
   const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
   if (signal.aborted) return undefined;
@@ -109,6 +112,9 @@ async function recordLive(
  */
 export const TARGETS_AT_ONCE = 32;
 
+/** What stands for a target's judgement handed on (judgeTargets' `handOn`) and let go. */
+const HANDED_ON = Symbol('handed on');
+
 /**
  * Judges every target of the run, each on its own: a target that left nothing to judge has its problem, and
  * the others their verdicts. Undefined when `signal` stopped the run meanwhile.
@@ -119,6 +125,7 @@ export async function judgeTargets(
   today: string,
   signal: AbortSignal,
   shard?: Shard,
+  handOn?: (place: number, judged: TargetJudgement) => Promise<void>,
 ): Promise<RunJudgement | undefined> {
   // Every request in flight listens for the stop: a fleet has hundreds at once, which is no leak.
   setMaxListeners(0, signal);
@@ -126,10 +133,17 @@ export async function judgeTargets(
   const embedded: EmbeddedTarget | undefined = targets.some((t) => t.embedded && !t.replay) ? await startEmbeddedTarget() : undefined;
   const configs = targets.map((t) => (t.embedded && !t.replay && embedded ? withEmbedded(t, embedded) : t));
   const checks = loadChecks();
+  // Handed on, a target's judgement is not kept: its place holds only that it was judged.
+  const judgeOne = async (c: TargetConfig, place: number) => {
+    const judged = await judgeTarget(c, catalogue, checks, signal, shard);
+    if (judged === undefined || handOn === undefined || signal.aborted) return judged;
+    await handOn(place, judged);
+    return HANDED_ON;
+  };
   const judged = await bounded(
-    configs.map((c) => () => judgeTarget(c, catalogue, checks, signal, shard)),
+    configs.map((c, place) => () => judgeOne(c, place)),
     TARGETS_AT_ONCE,
   ).finally(() => embedded?.close());
   if (signal.aborted || judged.some((t) => t === undefined)) return undefined;
-  return { catalogue, today, targets: judged as TargetJudgement[] };
+  return { catalogue, today, targets: judged.filter((t): t is TargetJudgement => t !== HANDED_ON) };
 }

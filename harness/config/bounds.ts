@@ -9,6 +9,8 @@ const LIMITS = {
   timeoutMs: 2 ** 31 - 1,
   repeat: 1_000,
   concurrency: 64,
+  originConcurrency: 1_024,
+  minIntervalMs: 24 * 60 * 60_000,
   maxBodyBytes: 2 ** 31 - 1,
 };
 
@@ -28,7 +30,25 @@ export interface Bounds {
   repeat: number;
   /** How many requests are in flight at once (CONFORMANCE_CONCURRENCY). */
   concurrency: number;
+  /**
+   * How many requests are in flight at once to one origin, whatever the targets behind it (CONFORMANCE_ORIGIN_CONCURRENCY):
+   * a thousand tenants behind one gateway are one client to it, not a thousand.
+   */
+  originConcurrency: number;
+  /** The least time between the starts of two runs of one target in this process (CONFORMANCE_MIN_INTERVAL_MS); 0, none. */
+  minIntervalMs: number;
 }
+
+/** A whole number of milliseconds, 0 included, within its bound. */
+function parseMs(variable: string, raw: string | undefined, max: number): number {
+  if (raw === undefined) return 0;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${variable} must be a whole number of milliseconds, not "${raw}"`);
+  if (Number(raw) > max) throw new ConfigError(`${variable} must be at most ${max}, not ${raw}`);
+  return Number(raw);
+}
+
+/** The default of CONFORMANCE_ORIGIN_CONCURRENCY: four targets' worth of requests at the default concurrency. */
+export const ORIGIN_CONCURRENCY = 16;
 
 /** The run's timings and bounds, each checked in this order, or its default. */
 export function boundsOf(source: Source): Bounds {
@@ -38,5 +58,7 @@ export function boundsOf(source: Source): Bounds {
     maxBodyBytes: parsePositiveInt('CONFORMANCE_MAX_BODY_BYTES', source.CONFORMANCE_MAX_BODY_BYTES, 256 * 1024 * 1024, LIMITS.maxBodyBytes),
     repeat: parsePositiveInt('CONFORMANCE_REPEAT', source.CONFORMANCE_REPEAT, 1, LIMITS.repeat),
     concurrency: parsePositiveInt('CONFORMANCE_CONCURRENCY', source.CONFORMANCE_CONCURRENCY, 4, LIMITS.concurrency),
+    originConcurrency: parsePositiveInt('CONFORMANCE_ORIGIN_CONCURRENCY', source.CONFORMANCE_ORIGIN_CONCURRENCY, ORIGIN_CONCURRENCY, LIMITS.originConcurrency),
+    minIntervalMs: parseMs('CONFORMANCE_MIN_INTERVAL_MS', source.CONFORMANCE_MIN_INTERVAL_MS, LIMITS.minIntervalMs),
   };
 }

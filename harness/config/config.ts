@@ -47,6 +47,8 @@ export interface TargetConfig extends TargetIdentity, Bounds {
   signing?: { key: KeyObject; kind: SigningKind; file: string };
   /** The CI run's page, when the CI service names it: an attestation's url. */
   runUrl?: string;
+  /** What the inventory says of the target (a fleet file's `tags`: region, tier, plan…), each a string; scores are given by them. */
+  tags?: Record<string, string>;
 }
 
 // Their homes are the concerns' files; the run and the checks import them from here.
@@ -96,6 +98,7 @@ export function targetConfig(settings: Settings, entry: TargetEntry): TargetConf
     claim: parseClaim(source.CONFORMANCE_CLAIM),
     signing: signingOf(source, cwd, settings.signingKeys),
     runUrl: ciRunUrl(env),
+    ...(entry.tags && { tags: entry.tags }),
   };
 }
 

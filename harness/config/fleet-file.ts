@@ -85,17 +85,34 @@ function checkFleet(
 }
 
 /**
+ * A target's tags, the defaults' with its own over them, as the schema checked them (strings, bounded in count and
+ * length); undefined when neither gives any. Together they are bounded as each side is.
+ */
+function tagsOf(shared: unknown, own: unknown, where: string): Record<string, string> | undefined {
+  const tags = { ...(shared as Record<string, string> | undefined), ...(own as Record<string, string> | undefined) };
+  const count = Object.keys(tags).length;
+  if (count > TAGS_MAX) throw new ConfigError(`${where} has ${count} tags with the defaults'; a target has at most ${TAGS_MAX}`);
+  return count === 0 ? undefined : tags;
+}
+
+/** The most tags a target has, the defaults' and its own together; the schema bounds each side alike. */
+export const TAGS_MAX = 16;
+
+/**
  * The targets of a fleet file, from its content as read, each as a target file would give it and its tokens
  * read by `read` (token-variables.ts); undefined when the content is a target file's (it has no `targets` list).
  */
 export function fleetEntries(content: unknown, file: string, read: TokenReader): TargetEntry[] | undefined {
   if (!isFleet(content)) return undefined;
   checkFleet(content, file);
-  const defaults = content.defaults === undefined ? {} : withTokens(content.defaults, `the fleet file ${file}: defaults`, read);
+  const { tags: shared, ...given } = content.defaults ?? {};
+  const defaults = withTokens(given, `the fleet file ${file}: defaults`, read);
   return content.targets.map((target, i) => {
     const where = `the fleet file ${file}, target ${i + 1}`;
-    const source = targetSource({ ...defaults, ...withTokens(target as Record<string, unknown>, where, read) }, path.dirname(file), where);
-    return { alone: true, file: { where, name: where, source } };
+    const { tags: own, ...settings } = target as Record<string, unknown>;
+    const source = targetSource({ ...defaults, ...withTokens(settings, where, read) }, path.dirname(file), where);
+    const tags = tagsOf(shared, own, where);
+    return { alone: true, file: { where, name: where, source }, ...(tags && { tags }) };
   });
 }
 

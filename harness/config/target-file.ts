@@ -66,6 +66,8 @@ export interface TargetEntry {
    * error they are refused with, raised when its configuration is made, in the order of the targets.
    */
   file?: { where: string; name: string; source: Source | ConfigError };
+  /** A fleet file's tags of the target (fleet-file.ts), the defaults' and its own. */
+  tags?: Record<string, string>;
 }
 
 /** The variables that describe one target; in a run over several target files, only the files give them. */

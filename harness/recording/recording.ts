@@ -5,6 +5,7 @@ import { send } from '../transport/http.ts';
 import { DIRECT, openNetwork } from '../transport/network.ts';
 import { descriptionRequest, makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
+import { originOf, withinOriginBudget } from './politeness.ts';
 
 /** Every answer of one run, held in memory only: it holds the secrets as sent. Every clause judges these answers. */
 export interface Recording {
@@ -66,7 +67,10 @@ export async function record(config: TargetConfig, stop?: AbortSignal): Promise<
     bodies: new DecodedBodies(),
     stop,
   };
-  const sendUnlessStopped = (request: ExchangeRequest) => () => (stop?.aborted ? Promise.resolve(notSent(request, config.baseUrl)) : send(request, options));
+  const origin = originOf(config.baseUrl);
+  // Every request waits for its place in the origin's budget, which the targets behind that origin share.
+  const sendUnlessStopped = (request: ExchangeRequest) => () =>
+    withinOriginBudget(origin, config.originConcurrency, () => (stop?.aborted ? Promise.resolve(notSent(request, config.baseUrl)) : send(request, options)));
   const tasks = Array.from({ length: config.repeat }, () => plan.map(sendUnlessStopped)).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.
   const described = config.openapiPath === undefined ? [] : [sendUnlessStopped(descriptionRequest(config.openapiPath!))];

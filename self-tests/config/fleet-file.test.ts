@@ -151,12 +151,11 @@ for (const [title, text, line] of MISSHAPEN)
     for (const token of Object.values(TOKENS)) expect(thrown.message).not.toContain(token);
   });
 
-test("a fleet file's targets take the keys of a target file, each token key named by its variable instead", () => {
+test("a fleet file's targets take the keys of a target file, each token key named by its variable instead, and their tags", () => {
   const schema = (name: string) => JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'harness', 'files', 'schemas', name), 'utf8'));
   const [target, fleetFile] = [schema('target-file.schema.json'), schema('fleet-file.schema.json')];
-  const expected = Object.keys(target.properties)
-    .map((key) => (TOKEN_KEYS.includes(key) ? `${key}From` : key))
-    .sort();
+  // Tags are the inventory's, a fleet file's own: a target file describes one target, which nothing scores.
+  const expected = [...Object.keys(target.properties).map((key) => (TOKEN_KEYS.includes(key) ? `${key}From` : key)), 'tags'].sort();
   expect(Object.keys(fleetFile.properties.targets.items.properties).sort()).toEqual(expected);
   expect(Object.keys(fleetFile.properties.defaults.properties).sort()).toEqual(expected.filter((key) => key !== 'name' && key !== 'baseUrl'));
 });
