@@ -2,7 +2,6 @@ import path from 'node:path';
 import { parseSwitch } from '../harness/config/embedded.ts';
 import { variable, type Variables } from '../harness/config/sources.ts';
 import { writeWhole } from '../harness/files/whole-file.ts';
-import type { ConformanceReport } from './conformance-result.ts';
 import { renderReportMetrics, type MetricsOptions, type MetricsView } from './metrics.ts';
 
 // `metrics.prom` in the run's report folder, one for the run however many targets: what a cron job hands
