@@ -1,9 +1,9 @@
 import { writeWhole } from '../harness/files/whole-file.ts';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderBadge } from './badge.ts';
+import { renderBadge, renderMatrixBadge } from './badge.ts';
 import type { ReportView } from './conformance-result.ts';
-import { renderCtrf } from './ctrf.ts';
+import { renderCtrf, renderMatrixCtrf } from './ctrf.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -47,8 +47,10 @@ export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[]
       ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
       ['index.html', renderMatrixHtml(matrix)],
       ['summary.md', renderMatrixMarkdown(matrix)],
-      // Every target's testsuite in one file, as a CI system reads one junit.xml per job.
+      ['badge.svg', renderMatrixBadge(matrix)],
+      // Every target's testsuite (its tests) in one file, as a CI system reads one junit.xml (ctrf.json) per job.
       ['junit.xml', renderJunit(reports)],
+      ['ctrf.json', renderMatrixCtrf(matrix, reports)],
     ],
     stepSummary,
   );

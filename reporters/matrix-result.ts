@@ -30,6 +30,8 @@ export interface MatrixReport {
     product?: ConformanceReport['product'];
     /** The MUST clauses it fails, by id. */
     failed?: string[];
+    /** Why it has no verdict, where its run did not complete (no answer, a refused token): its first error, in place of every clause it could not judge. */
+    reason?: string;
     /** Why its result is stale, where a collection found it so (admin-api-conformance merge --stale-after). */
     stale?: string;
   }[];
@@ -116,6 +118,7 @@ export function buildMatrixReport(reports: { report: ConformanceReport; path: st
       startedAt: report.startedAt,
       product: report.product,
       failed: report.clauses.filter((c) => c.status === 'failed').map((c) => c.id),
+      ...(!report.completed && report.errors.length > 0 && { reason: report.errors[0] }),
     })),
     signatures: failureSignatures(reports.map((r) => r.report)),
     clauses: first.clauses.map((c) => {
