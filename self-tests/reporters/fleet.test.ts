@@ -12,6 +12,7 @@ import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { buildConformanceReport, type ConformanceReport } from '../../reporters/conformance-result.ts';
+import { consoleLine } from '../../reporters/console-summary.ts';
 import { failureSignatures } from '../../reporters/fleet.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
@@ -173,5 +174,9 @@ test("the fleet page lists failures first, then no verdict, partial and pass; sa
   // The filter offers what the rows say: INTERRUPTED, never a verdict no row shows.
   expect([...page.matchAll(/<option value="([A-Z]+)">/g)].map((m) => m[1])).toEqual(['FAIL', 'ERROR', 'INTERRUPTED', 'PASS']);
   expect(page).toContain('1 target that states no product fails');
+  // Its terminal line too: why, not the clauses it could not judge.
+  expect(consoleLine(down, 'down/index.html')).toBe(
+    '  ERROR  down (http://down.invalid): http://down.invalid refused the connection: nothing listens there  down/index.html\n',
+  );
   expect(renderMatrixMarkdown(matrix)).toMatch(/\| failing \|[^\n]*\n\| down \|[^\n]*\n\| stopped \|[^\n]*\n\| passing \|/);
 });
