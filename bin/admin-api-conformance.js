@@ -76,7 +76,7 @@ Exit codes:
   2    configuration error: nothing was sent
   3    no verdict: a claimed profile not exercised in full, the target could not be reached or does not serve the
        admin API, a clause errored, the run timed out, or its reports could not be written
-  129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM: the report says interrupted, unless the reports were
+  129  stopped by SIGHUP, 130 by SIGINT, 143 by SIGTERM: the reports say INTERRUPTED, no verdict, unless they were
        already written (then their verdict stands)
   docs/outcomes.md has every case.
 

@@ -14,12 +14,12 @@ import type { CommandIO } from './command-io.ts';
 import { collected, mergedExitCode, mergeShards, staleAfterMinutes, type ShardReports, type Staleness } from './merge.ts';
 import { MergeError, readShard, shardFolders } from './shard-folders.ts';
 import { deployedVersions } from '../harness/config/fleet-file.ts';
-import { VERDICT_LABEL } from '../reporters/sections.ts';
 import { FRESHNESS_WORDS } from '../harness/config/freshness.ts';
 import { historyOf, type HistorySetting } from '../harness/config/history.ts';
 import { readVariables } from '../harness/config/sources.ts';
 import { BUNDLE_ARCHIVE } from '../harness/evidence/bundle.ts';
 import { HistoryFileError, readHistory, recordRun } from '../reporters/history-file.ts';
+import { headline } from '../reporters/sections.ts';
 
 // `admin-api-conformance merge <folder>…`: the report folders of a run's shards (or folders holding them)
 // merged into the run's matrix, in CONFORMANCE_REPORT_DIR; exit by its verdict. 2: a folder that is not
@@ -111,7 +111,7 @@ function writeMerged(shards: ShardReports[], folders: string[], merged: Merged, 
   const matrix = { ...gathered, ...(gate && { gate }) };
   const files = writeMatrixArtifacts(matrix, reports, out, io.env.GITHUB_STEP_SUMMARY || undefined);
   const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
-  io.output.out(`Conformance matrix, merged: ${VERDICT_LABEL[matrix.verdict]}, ${passing} of ${matrix.targets.length} targets pass\n`);
+  io.output.out(`Conformance matrix, merged: ${headline(matrix)}, ${passing} of ${matrix.targets.length} targets pass\n`);
   for (const error of matrix.errors) io.output.out(`  ${visible(error)}\n`);
   io.output.out(`${files.map((f) => `  report: ${f}`).join('\n')}\n`);
   if (matrix.gate) io.output.out(`  ${matrix.gate.text}\n`);

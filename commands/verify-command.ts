@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
@@ -30,10 +31,24 @@ function parse(args: string[]): { where: string; anyway: boolean; key?: string; 
   return { where: read.positionals[0], anyway: read.flag('anyway'), key, attestation };
 }
 
+/** Whether a file holds a private key, which no one should hand to verify. */
+function holdsPrivateKey(bytes: Buffer): boolean {
+  try {
+    return createPrivateKey(bytes).type === 'private';
+  } catch {
+    return false;
+  }
+}
+
 /** The attestation to check, read within bounds: a missing file is left to verify, which calls it a difference. */
 function attestationToCheck(bundle: string, keyFile: string, attestationFile: string | undefined, cwd: string): AttestationToCheck {
   const keyRead = readSettingFile(path.resolve(cwd, keyFile));
   if ('reason' in keyRead) throw new Refusal(`--key: the file ${keyFile} cannot be read (${keyRead.reason})`);
+  // A private key would verify too (its public half is in it), but it is a secret that has no business here: said, never used.
+  if (holdsPrivateKey(keyRead.bytes))
+    throw new Refusal(
+      `--key takes the public key that checks the signature; ${keyFile} holds a private key, a secret to keep where the run signs: give its public half (openssl pkey -in <private key> -pubout)`,
+    );
   const key = verifyingKeyOf(keyRead.bytes);
   if ('problem' in key) throw new Refusal(`--key: the file ${keyFile} ${key.problem}`);
   const subject = bundleSubject(bundle);

@@ -12,6 +12,20 @@ const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 /** A line as it may reach a terminal: no credentials, every control visible. */
 export const printable = (line: string) => visible(line.replace(CREDENTIALS, '$1'));
 
+/** The attestation's signature, checked with another key than the one that signed it (harness/evidence/dsse.ts words it). */
+const WRONG_KEY = /signed by another key|no signature verifies with the given key/;
+
+/** The line that says why the bundle is not verified: a signature that does not match the key is said as such, not counted. */
+function notVerified(differences: string[]): string {
+  if (differences.every((d) => d.startsWith('attestation: '))) {
+    if (differences.some((d) => WRONG_KEY.test(d)))
+      return 'NOT VERIFIED: the signature does not match the given key (the attestation was signed with another key, or changed after signing); the bundle itself holds';
+    return 'NOT VERIFIED: the bundle itself holds, but its attestation does not (above)';
+  }
+  const n = differences.length;
+  return `NOT VERIFIED: ${n} difference${n === 1 ? '' : 's'} between the bundle and what this suite finds in it`;
+}
+
 /**
  * The lines verify prints for a result, and its exit code: 0 verified, 1 a difference, 2 not verifiable here.
  * `signed`: verify was given a key, and VERIFIED then says the attestation holds too.
@@ -42,7 +56,7 @@ export function verifyOutput(result: Verification, anyway: boolean, signed = fal
     );
   for (const d of result.differences) lines.push(`  difference  ${d}`);
   if (result.differences.length > 0) {
-    lines.push(`NOT VERIFIED: ${result.differences.length} difference(s) between the bundle and what this suite finds in it`);
+    lines.push(notVerified(result.differences));
     return done(1);
   }
   const rejudged = result.rejudged!;

@@ -1,9 +1,9 @@
 import { writeWhole } from '../harness/files/whole-file.ts';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderBadge } from './badge.ts';
+import { renderBadge, renderMatrixBadge } from './badge.ts';
 import type { ReportView } from './conformance-result.ts';
-import { renderCtrf } from './ctrf.ts';
+import { renderCtrf, renderMatrixCtrf } from './ctrf.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -40,9 +40,9 @@ export function writeArtifacts(report: ReportView, dir: string, stepSummary?: st
 }
 
 /**
- * The files of a run over several targets: the matrix beside each target's own folder. Its junit.xml holds every
- * target's testsuite, as a CI system reads one junit.xml per job: rendered from `reports`, or, undefined, written
- * target by target (junit-parts.ts) and named here.
+ * The files of a run over several targets: the matrix beside each target's own folder. Its junit.xml and ctrf.json
+ * hold every target's tests, as a CI system reads one of each per job: rendered from `reports`, or, undefined,
+ * written target by target (junit-parts.ts, ctrf-parts.ts) and named here.
  */
 export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[] | undefined, dir: string, stepSummary?: string): string[] {
   const written = write(
@@ -51,9 +51,16 @@ export function writeMatrixArtifacts(matrix: MatrixReport, reports: ReportView[]
       ['conformance.json', `${JSON.stringify(matrix, null, 2)}\n`],
       ['index.html', renderMatrixHtml(matrix)],
       ['summary.md', renderMatrixMarkdown(matrix)],
-      ...(reports ? [['junit.xml', renderJunit(reports)] as [string, string]] : []),
+      ['badge.svg', renderMatrixBadge(matrix)],
+      // Every target's testsuite (its tests) in one file, as a CI system reads one junit.xml (ctrf.json) per job.
+      ...(reports
+        ? ([
+            ['junit.xml', renderJunit(reports)],
+            ['ctrf.json', renderMatrixCtrf(matrix, reports)],
+          ] as [string, string][])
+        : []),
     ],
     stepSummary,
   );
-  return reports ? written : [...written, path.join(dir, 'junit.xml')];
+  return reports ? written : [...written, path.join(dir, 'junit.xml'), path.join(dir, 'ctrf.json')];
 }

@@ -104,6 +104,10 @@ export function consoleSummary(report: ReportView, files: string[]): string {
 export function consoleLine(report: ReportView, reportFile: string): string {
   const failed = report.clauses.filter((c) => c.status === 'failed').map((c) => c.id);
   const errored = report.clauses.filter((c) => c.status === 'errored').map((c) => c.id);
-  const what = [...(failed.length ? [`failed ${listIds(failed)}`] : []), ...(errored.length ? [`errored ${listIds(errored)}`] : [])];
+  // A target the run could not judge at all (no answer, a refused token) says why, not every clause it could not judge.
+  const stopped = !report.completed && failed.length === 0 && report.errors.length > 0;
+  const what = stopped
+    ? [t(report.errors[0])]
+    : [...(failed.length ? [`failed ${listIds(failed)}`] : []), ...(errored.length ? [`errored ${listIds(errored)}`] : [])];
   return `  ${headline(report)}  ${t(targetText(report.target))}${what.length ? `: ${what.join('; ')}` : ''}  ${reportFile}\n`;
 }

@@ -1,40 +1,23 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ClauseStatus, ReportView } from './conformance-result.ts';
+import type { MatrixReport } from './matrix-result.ts';
+import { STATUSES, type CtrfStatus } from './statuses.ts';
 import { claimText, firstErroredText, firstViolationText, headline, SECTION_TITLES, verdictText } from './sections.ts';
 import { ctrfHistory } from './history-render.ts';
 
 // ctrf.json: the report in the Common Test Report Format (https://ctrf.io), which test-report viewers and CI
 // plugins read. One test per clause, its id the stable testId; CTRF's five statuses carry less than the suite's
-// seven, so each test keeps the suite's own status in rawStatus and none is ever read as a pass that was not one.
+// seven (statuses.ts maps them, as it maps JUnit's), so each test keeps the suite's own status in rawStatus and
+// none is ever read as a pass that was not one.
 // A pure function of the report, as every rendering is, so that verify can render it again and compare.
 
 /** The version of CTRF's specification the file follows (its specVersion). */
 export const CTRF_SPEC_VERSION = '1.0.0';
 
-export type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
+export type { CtrfStatus };
 
-/**
- * The CTRF status of each status of the suite's. `failed` counts exactly what the suite counts as failed (so a
- * reader that gates on CTRF's failures gates as the verdict does), `passed` exactly what it counts as passed:
- * - errored: no verdict was possible (an unreachable target, an answer that could not be read): not a pass, and
- *   no violation of the target's either, so `other`;
- * - known-deviation: a violation the user accepts until it expires: the target does not meet the clause, so not
- *   `passed`, and the verdict does not count it, so not `failed`: `other`, its reason in the message;
- * - observed: an INFO clause recorded and never judged, since the document leaves it open: it ran, so it is not
- *   skipped, and nothing passed: `other`;
- * - not-exercised (the run lacked the input the clause needs) and not-judged (its test was left out of the run,
- *   or the run stopped before it): the clause was not checked, `skipped`.
- * `pending` (a test declared and not yet written) is none of the suite's.
- */
-export const CTRF_STATUS: Record<ClauseStatus, CtrfStatus> = {
-  passed: 'passed',
-  failed: 'failed',
-  errored: 'other',
-  'known-deviation': 'other',
-  observed: 'other',
-  'not-exercised': 'skipped',
-  'not-judged': 'skipped',
-};
+/** The CTRF status of each status of the suite's, from the one table (statuses.ts), which says why. */
+export const CTRF_STATUS = Object.fromEntries(Object.entries(STATUSES).map(([status, m]) => [status, m.ctrf])) as Record<ClauseStatus, CtrfStatus>;
 
 /** The namespace of this suite's keys in CTRF's `extra` objects, as CTRF asks of every producer. */
 const NS = 'admin-api-conformance';
@@ -118,51 +101,126 @@ function testOf(c: ClauseResult, target: string | undefined): CtrfTest {
   };
 }
 
+/** What the file says of the run as a whole, beside its tests: one target's facts, or the matrix's. */
+export interface RunFacts {
+  verdict: ReportView['verdict'];
+  headline: string;
+  completed: boolean;
+  errors: string[];
+  shard?: string;
+  /** One target's alone: a matrix's targets each have theirs in their own file. */
+  target?: ReportView;
+  /** A matrix's alone: each target's verdict and counts. */
+  targets?: { name: string; verdict: ReportView['verdict'] }[];
+}
+
 /** ctrf.json of one target's report. */
 export function renderCtrf(report: ReportView): string {
-  const tests = report.clauses.map((c) => testOf(c, report.target?.name));
-  const count = (status: CtrfStatus) => tests.filter((t) => t.status === status).length;
-  const start = Date.parse(report.startedAt);
-  const duration = Math.round(report.durationMs);
+  const headlineText = `${headline(report)}: ${verdictText(report)}`;
+  return ctrfOf([report], {
+    verdict: report.verdict,
+    headline: headlineText,
+    completed: report.completed,
+    errors: report.errors,
+    shard: report.shard,
+    target: report,
+  });
+}
+
+/**
+ * ctrf.json of a run over several targets: every target's tests, each named and suited by its target, and the
+ * matrix's verdict. A viewer reads one file per job, as it reads one junit.xml.
+ */
+export function renderMatrixCtrf(m: MatrixReport, reports: ReportView[]): string {
+  return ctrfOf(reports, matrixFacts(m));
+}
+
+/** What a matrix's ctrf.json says of the run as a whole. */
+export function matrixFacts(m: MatrixReport): RunFacts {
+  const passing = m.targets.filter((t) => t.verdict === 'pass').length;
+  return {
+    verdict: m.verdict,
+    headline: `${headline(m)}: ${passing} of ${m.targets.length} targets pass`,
+    completed: m.completed,
+    errors: m.errors,
+    shard: m.shard,
+    targets: m.targets.map((t) => ({ name: t.name, verdict: t.verdict })),
+  };
+}
+
+/** The tests of one target of several, each named and suited by its target. */
+export const targetTests = (r: ReportView): CtrfTest[] =>
+  r.clauses.map((c) => {
+    const test = testOf(c, r.target?.name);
+    const name = r.target?.name ?? '';
+    return { ...test, name: `${name}: ${test.name}`, suite: [name, ...test.suite] };
+  });
+
+/** The tests of these reports, named and suited by their target when there are several. */
+function testsOf(reports: ReportView[]): CtrfTest[] {
+  return reports.length > 1 ? reports.flatMap(targetTests) : reports.flatMap((r) => r.clauses.map((c) => testOf(c, r.target?.name)));
+}
+
+/** What the summary counts of the tests, and when the run began and how long its longest target took. */
+export interface CtrfTally {
+  counts: Record<CtrfStatus, number>;
+  start: number;
+  duration: number;
+}
+
+/** The tally of these tests, of reports that began at `start` and took at most `duration`. */
+export function ctrfTally(tests: Pick<CtrfTest, 'status'>[], start: number, duration: number, into?: CtrfTally): CtrfTally {
+  const tally = into ?? { counts: { passed: 0, failed: 0, skipped: 0, pending: 0, other: 0 }, start, duration };
+  for (const t of tests) tally.counts[t.status]++;
+  return { counts: tally.counts, start: Math.min(tally.start, start), duration: Math.max(tally.duration, duration) };
+}
+
+function ctrfOf(reports: ReportView[], run: RunFacts): string {
+  const tests = testsOf(reports);
+  const tally = ctrfTally(tests, Math.min(...reports.map((r) => Date.parse(r.startedAt))), Math.round(Math.max(...reports.map((r) => r.durationMs))));
+  return `${JSON.stringify(ctrfShell(reports[0], run, tally, tests), null, 2)}\n`;
+}
+
+/** ctrf.json around its tests: the tool, the summary of the tally, the environment and the run's facts. */
+export function ctrfShell(first: Pick<ReportView, 'suite' | 'document'>, run: RunFacts, tally: CtrfTally, tests: CtrfTest[]): CtrfReport {
+  const { suite, document } = first;
+  const { counts, start, duration } = tally;
+  const one = run.target;
   const ctrf: CtrfReport = {
     reportFormat: 'CTRF',
     specVersion: CTRF_SPEC_VERSION,
-    generatedBy: `${report.suite.name} ${report.suite.version}`,
+    generatedBy: `${suite.name} ${suite.version}`,
     results: {
-      tool: { name: report.suite.name, version: report.suite.version, extra: { [`${NS}.contractsHash`]: report.suite.contractsHash } },
+      tool: { name: suite.name, version: suite.version, extra: { [`${NS}.contractsHash`]: suite.contractsHash } },
       summary: {
-        tests: tests.length,
-        passed: count('passed'),
-        failed: count('failed'),
-        skipped: count('skipped'),
-        pending: count('pending'),
-        other: count('other'),
+        tests: Object.values(counts).reduce((a, b) => a + b, 0),
+        ...counts,
         start,
         stop: start + duration,
         duration,
       },
       tests,
       environment: {
-        ...(report.product && { appName: report.product.name, ...(report.product.version && { appVersion: report.product.version }) }),
-        ...(report.target && { testEnvironment: report.target.name }),
-        ...(report.shard && { shardId: report.shard }),
+        ...(one?.product && { appName: one.product.name, ...(one.product.version && { appVersion: one.product.version }) }),
+        ...(one?.target && { testEnvironment: one.target.name }),
+        ...(run.shard && { shardId: run.shard }),
         // Healthy is what the suite's verdict says: a pass, and nothing less.
-        healthy: report.verdict === 'pass',
+        healthy: run.verdict === 'pass',
         extra: {
-          [`${NS}.document`]: report.document,
-          ...(report.target && { [`${NS}.target`]: report.target }),
-          ...(report.replay && { [`${NS}.replay`]: report.replay }),
+          [`${NS}.document`]: document,
+          ...(one?.target && { [`${NS}.target`]: one.target }),
+          ...(one?.replay && { [`${NS}.replay`]: one.replay }),
         },
       },
       extra: {
-        [`${NS}.verdict`]: report.verdict,
-        [`${NS}.verdictText`]: `${headline(report)}: ${verdictText(report)}`,
-        [`${NS}.claim`]: claimText(report.claim),
-        [`${NS}.completed`]: report.completed,
-        [`${NS}.errors`]: report.errors,
-        [`${NS}.summary`]: report.summary,
+        [`${NS}.verdict`]: run.verdict,
+        [`${NS}.verdictText`]: run.headline,
+        ...(one && { [`${NS}.claim`]: claimText(one.claim) }),
+        [`${NS}.completed`]: run.completed,
+        [`${NS}.errors`]: run.errors,
+        ...(one ? { [`${NS}.summary`]: one.summary } : { [`${NS}.targets`]: run.targets }),
       },
     },
   };
-  return `${JSON.stringify(ctrf, null, 2)}\n`;
+  return ctrf;
 }

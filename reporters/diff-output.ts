@@ -44,6 +44,7 @@ const severalTargets = (diff: RunDiff) => diff.old.verdicts.length > 1 || diff.n
 export function diffText(diff: RunDiff): string[] {
   const several = severalTargets(diff);
   const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
+  if (diff.otherTarget) lines.push(`  warning: ${diff.otherTarget}`);
   for (const line of diff.judgeChanged) lines.push(`  another judge, ${line}: a change may be the judge's, not the target's`);
   for (const row of diff.documentRows ?? []) lines.push(`    row ${rowLine(row)}`);
   // One target's verdict is always shown; of several, those that changed.
@@ -67,6 +68,7 @@ export function diffText(diff: RunDiff): string[] {
 export function diffMarkdown(diff: RunDiff): string {
   const several = severalTargets(diff);
   const out = [`### ${markdownText(headline(diff))}`, '', `Old: ${markdownCode(diff.old.source)} · new: ${markdownCode(diff.new.source)}`, ''];
+  if (diff.otherTarget) out.push(`> **Warning:** ${markdownText(diff.otherTarget)}.`, '');
   for (const line of diff.judgeChanged) out.push(`> Another judge, ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
   for (const row of diff.documentRows ?? []) out.push(`- row ${markdownText(rowLine(row))}`);
   if ((diff.documentRows ?? []).length > 0) out.push('');

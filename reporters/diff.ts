@@ -25,6 +25,8 @@ export interface RunDiff {
   new: DiffSide;
   /** Differences of the judge itself, which may explain a change better than the target: another suite, other contracts or another text of the document. */
   judgeChanged: string[];
+  /** Set when the two runs, of one target each, are of two targets (another base URL): the line that says so. */
+  otherTarget?: string;
   /** The rows the new text of the document changed, when the runs were judged by two texts and both were at hand. */
   documentRows?: RowChange[];
   /** Targets of one run only, by name: not compared. */
@@ -66,10 +68,27 @@ function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: Clause
     return `${lines.slice(0, OBSERVATION_LINES).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
   }
   const [violation] = after?.evidence?.violations ?? [];
+  // A fix names what the old run found, as a regression names what the new one finds.
+  const [was] = before?.evidence?.violations ?? [];
+  if (kind === 'fixed') return was !== undefined ? `no longer: ${violationLine(was)}` : firstLine(before?.reason);
   if (violation !== undefined && (kind === 'regressed' || kind === 'deviation-ended' || kind === 'newly-exercised')) return violationLine(violation);
   if (kind === 'deviation-added') return after?.deviation?.reason;
   if (kind === 'deviation-ended') return before?.deviation ? `the deviation "${before.deviation.reason}" no longer applies` : undefined;
-  return after?.reason ?? before?.reason;
+  return firstLine(after?.reason ?? before?.reason);
+}
+
+/** A reason's first line: a diff's why is one line, never a test message's whole block. */
+const firstLine = (text: string | undefined) => text?.split('\n')[0];
+
+/**
+ * The line that warns of two runs of two targets, one each, paired whatever their names: another base URL (the
+ * embedded reference target's port changes every run, and is the same target).
+ */
+function otherTargetLine(old: ConformanceReport[], neu: ConformanceReport[]): string | undefined {
+  if (old.length !== 1 || neu.length !== 1) return undefined;
+  const [a, b] = [old[0].target, neu[0].target];
+  if ((a.embedded && b.embedded) || a.baseUrl === b.baseUrl) return undefined;
+  return `the runs are of two targets, ${a.name} (${a.baseUrl}) then ${b.name} (${b.baseUrl}): a change may be the other target's, not a fix or a regression`;
 }
 
 /** Each target of a run by name; a run of one target pairs with the other run's one target whatever their names. */
@@ -145,6 +164,7 @@ export function diffRuns(
     a.document !== b.document ? documentLine(a, b, documents) : undefined,
   ].filter((line): line is string => line !== undefined);
   const matched = pairs(old.reports, neu.reports);
+  const otherTarget = otherTargetLine(old.reports, neu.reports);
   const compared = documents !== undefined && 'rows' in documents && a.document !== b.document ? documents : undefined;
   const changes: ClauseChange[] = [];
   let unchanged = 0;
@@ -171,6 +191,7 @@ export function diffRuns(
     old: a,
     new: b,
     judgeChanged,
+    ...(otherTarget && { otherTarget }),
     ...(compared && { documentRows: compared.rows }),
     unpaired: matched.unpaired,
     changes,

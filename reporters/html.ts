@@ -9,7 +9,8 @@ import {
   replayText,
   SECTION_TITLES,
   claimText,
-  PROFILE_STATUS_LABEL,
+  profileStatusText,
+  VERIFY_LINE,
   STATUS_LABEL,
   exportPreamble,
   headline,
@@ -20,6 +21,7 @@ import {
 import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
 import { HISTORY_STYLE, historySection } from './history-render.ts';
+import { valueHtml } from './observation-html.ts';
 import { requestText, violationText, type Marks } from '../harness/judging/violation-words.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
@@ -51,13 +53,50 @@ function gateLine(r: ReportView): string {
 
 const baselineRow = (r: ReportView) => (r.baseline ? `<dt>Baseline</dt><dd data-testid="baseline">${esc(baselineText(r.baseline, r.target?.name))}</dd>` : '');
 
+/** A table's cell, with the column's name for when narrow screens stack the table (html-style.ts). */
+const td = (label: string, content: string, attributes = '') => `<td data-label="${esc(label)}"${attributes}>${content}</td>`;
+
+/** Each profile: claimed or not, its status (with its known deviations), what passed, and what it needs. */
+function profileTable(r: ReportView): string {
+  const rows = r.claim.byProfile.map(
+    (p) =>
+      `<tr data-profile="${esc(p.name)}">${td('profile', `<code>${esc(p.name)}</code> ${esc(p.title)}`)}${td('claimed', p.claimed ? 'yes' : 'no')}${td('status', esc(profileStatusText(p)))}${td('MUST passed', `${p.must.passed} of ${p.must.total}`)}${td('known deviations', String(p.must.knownDeviations))}${td('needs', esc(p.needs))}</tr>`,
+  );
+  return `<section data-testid="claim"><p>Claim: ${esc(claimText(r.claim))}.</p><table class="stack"><thead><tr><th>profile</th><th>claimed</th><th>status</th><th>MUST passed</th><th>known deviations</th><th>needs</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
+/** What the target says of its own version, where it says anything: a product stated above is not contradicted by "not stated". */
+function reportedVersionRow(r: ReportView): string {
+  const reported = r.target?.reportedVersion;
+  if (!reported) return '';
+  const version = Object.entries(reported)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
+  return `<dt>Target's own version</dt><dd data-testid="reported-version">${esc(version)}</dd>`;
+}
+
+/** How a reader checks the evidence bundle this page came with, when the run left one. */
+const verifyRow = (r: ReportView) =>
+  r.target
+    ? `<dt>Check it</dt><dd data-testid="verify"><code>${esc(VERIFY_LINE)}</code> judges the bundle's answers again and compares them with this report</dd>`
+    : '';
+
+function meta(r: ReportView): string {
+  return `<dl class="meta">
+${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}${baselineRow(r)}
+<dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
+<dt>Base URL</dt><dd>${esc(r.target?.baseUrl ?? 'none read')}</dd>
+${reportedVersionRow(r)}
+<dt>Document</dt><dd data-testid="document">${esc(documentText(r.document))}</dd>
+<dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
+<dt>Started</dt><dd>${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s</dd>
+<dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>${repeatRow(r)}
+${verifyRow(r)}
+</dl>`;
+}
+
 function header(r: ReportView): string {
   const s = r.summary;
-  const version = r.target?.reportedVersion
-    ? Object.entries(r.target.reportedVersion)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(', ')
-    : 'not stated';
   return `<header class="verdict ${r.verdict}">
 <h1><span class="badge" data-testid="verdict">${headline(r)}</span> ${esc(r.target?.name ?? NO_TARGET)}</h1>
 ${reasonFirst(r)
@@ -66,22 +105,8 @@ ${reasonFirst(r)
 <p>${esc(verdictText(r).replace(/^./, (c) => c.toUpperCase()))}. MUST clauses: <b data-testid="must-passed">${s.must.passed}</b> passed of <b data-testid="must-total">${s.must.total}</b>; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.</p>${gateLine(r)}
 </header>
 <section class="tiles" data-testid="counts">${tile('MUST passed', s.must.passed, 'passed')}${tile('failed', s.must.failed, 'failed')}${tile('errored', s.must.errored, 'errored')}${tile('not exercised', s.must.notExercised, 'not-exercised')}${tile('known deviations', s.must.knownDeviations, 'known-deviation')}${tile('not judged', s.must.notJudged, 'not-judged')}${tile('INFO observed', s.observed, 'observed')}</section>
-<section data-testid="claim"><p>Claim: ${esc(claimText(r.claim))}.</p><table><tr><th>profile</th><th>claimed</th><th>status</th><th>MUST passed</th><th>needs</th></tr>${r.claim.byProfile
-    .map(
-      (p) =>
-        `<tr data-profile="${esc(p.name)}"><td><code>${esc(p.name)}</code> ${esc(p.title)}</td><td>${p.claimed ? 'yes' : 'no'}</td><td>${esc(PROFILE_STATUS_LABEL[p.status])}</td><td>${p.must.passed} of ${p.must.total}</td><td>${esc(p.needs)}</td></tr>`,
-    )
-    .join('')}</table></section>
-<dl class="meta">
-${r.replay ? `<dt>Replay</dt><dd data-testid="replay">${esc(replayText(r.replay, r.startedAt))}</dd>` : ''}${baselineRow(r)}
-<dt>Product</dt><dd data-testid="product">${esc(productText(r.product))}</dd>
-<dt>Base URL</dt><dd>${esc(r.target?.baseUrl ?? 'none read')}</dd>
-<dt>Target's own version</dt><dd>${esc(version)}</dd>
-<dt>Document</dt><dd data-testid="document">${esc(documentText(r.document))}</dd>
-<dt>Suite</dt><dd>${esc(r.suite.name)} ${esc(r.suite.version)}, contracts ${esc(r.suite.contractsHash)}</dd>
-<dt>Started</dt><dd>${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s</dd>
-<dt>Requests</dt><dd>${r.requests ? `${r.requests.count} (${esc(r.requests.methods.join(', '))})` : 'unknown'}</dd>${repeatRow(r)}
-</dl>`;
+${profileTable(r)}
+${meta(r)}`;
 }
 
 function violationsHtml(c: ClauseResult): string {
@@ -157,7 +182,7 @@ function observations(r: ReportView): string {
     (
       c,
     ) => `<details class="clause" data-clause="${esc(c.id)}"><summary><span class="pill ${c.status}">${STATUS_LABEL[c.status]}</span> <span class="title">${esc(c.title)}</span> <code class="id">${esc(c.id)}</code></summary>
-<pre>${esc(c.evidence?.observations === undefined ? (c.reason ?? 'nothing observed') : JSON.stringify(c.evidence.observations, null, 2))}</pre></details>`,
+<div class="observed" data-testid="observation">${c.evidence?.observations === undefined ? `<p>${esc(c.reason ?? 'nothing observed')}</p>` : valueHtml(c.evidence.observations)}</div></details>`,
   );
   return `<h2>Observations</h2><p>Behaviour the document leaves open, recorded and never judged.</p>${items.join('')}`;
 }

@@ -1,11 +1,12 @@
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseResult, ReportView } from './conformance-result.ts';
 import { junitTransition } from './history-render.ts';
+import { STATUSES, type JunitElement } from './statuses.ts';
 import { claimText, firstErroredText, firstViolationText, headline, NO_TARGET, verdictText } from './sections.ts';
 
 // JUnit as CI systems read it, from the report: a failed clause is a <failure>, an errored one an <error> (an
 // unreachable target errors every clause), a clause not exercised, not judged or only observed is <skipped> with
-// why, and a known deviation passes with a property saying so, as the gate takes it. Each target is a testsuite
+// why, and so is a known deviation (a violation accepted, not a pass), as statuses.ts maps every format. Each target is a testsuite
 // whose properties state the verdict and the claim. Every quoted string has its hidden characters shown first.
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -13,21 +14,29 @@ const xml = (text: string) => visible(text, 'block').replace(/[&<>"']/g, (c) => 
 const attribute = (text: string) => xml(text).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 const property = (name: string, value: string) => `<property name="${attribute(name)}" value="${attribute(value)}"/>`;
 
-/** What a clause's testcase holds besides its properties: its failure, error or reason for being skipped. */
+/** Why a skipped clause was not judged for a verdict, in the status's own word. */
+function skippedMessage(c: ClauseResult): string {
+  if (c.status === 'observed') return 'observed: recorded, never judged (the document leaves it open)';
+  if (c.status === 'known-deviation') return `known deviation, not counted until it expires: ${c.deviation?.reason ?? ''}; violated: ${firstViolationText(c)}`;
+  return `${STATUSES[c.status].label}: ${c.reason ?? ''}`;
+}
+
+/** What a clause's testcase holds besides its properties, as the one table (statuses.ts) says: its failure, error or reason for being skipped. */
 function outcomeElement(c: ClauseResult): string {
-  if (c.status === 'failed') {
-    const message = firstViolationText(c);
-    return `<failure message="${attribute(message)}" type="violation">${xml(c.reason ?? message)}</failure>`;
+  switch (STATUSES[c.status].junit) {
+    case 'failure': {
+      const message = firstViolationText(c);
+      return `<failure message="${attribute(message)}" type="violation">${xml(c.reason ?? message)}</failure>`;
+    }
+    case 'error': {
+      const message = firstErroredText(c);
+      return `<error message="${attribute(message)}" type="errored">${xml(c.reason ?? message)}</error>`;
+    }
+    case 'skipped':
+      return `<skipped message="${attribute(skippedMessage(c))}"/>`;
+    case 'none':
+      return '';
   }
-  if (c.status === 'errored') {
-    const message = firstErroredText(c);
-    return `<error message="${attribute(message)}" type="errored">${xml(c.reason ?? message)}</error>`;
-  }
-  if (c.status === 'not-exercised') return `<skipped message="${attribute(`not exercised: ${c.reason ?? ''}`)}"/>`;
-  if (c.status === 'not-judged') return `<skipped message="${attribute(`not judged: ${c.reason ?? ''}`)}"/>`;
-  if (c.status === 'observed') return '<skipped message="observed: recorded, never judged (the document leaves it open)"/>';
-  if (c.status === 'known-deviation') return `<system-out>${xml(`known deviation: ${c.deviation?.reason ?? ''}`)}</system-out>`;
-  return '';
 }
 
 function testcase(c: ClauseResult): string {
@@ -43,12 +52,10 @@ function testcase(c: ClauseResult): string {
   return `<testcase name="${attribute(`${c.title} [${c.id}]`)}" classname="${attribute(`section ${c.section}`)}" time="0"><properties>${properties.join('')}</properties>${outcomeElement(c)}</testcase>`;
 }
 
-export const junitCounts = (clauses: Pick<ClauseResult, 'status'>[]) => ({
-  tests: clauses.length,
-  failures: clauses.filter((c) => c.status === 'failed').length,
-  errors: clauses.filter((c) => c.status === 'errored').length,
-  skipped: clauses.filter((c) => c.status === 'not-exercised' || c.status === 'not-judged' || c.status === 'observed').length,
-});
+export const junitCounts = (clauses: Pick<ClauseResult, 'status'>[]) => {
+  const of = (element: JunitElement) => clauses.filter((c) => STATUSES[c.status].junit === element).length;
+  return { tests: clauses.length, failures: of('failure'), errors: of('error'), skipped: of('skipped') };
+};
 
 /** One target's testsuite element. */
 export function testsuite(report: ReportView): string {

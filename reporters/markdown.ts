@@ -12,7 +12,9 @@ import {
   headline,
   isAbsoluteLink,
   NO_TARGET,
-  PROFILE_STATUS_LABEL,
+  profileStatusText,
+  STATUS_LABEL,
+  VERIFY_LINE,
   productText,
   reasonFirst,
   replayText,
@@ -38,8 +40,7 @@ function table(title: string, rows: ClauseResult[], describe: (c: ClauseResult) 
   if (rows.length === 0) return [];
   // Many clauses for one reason (a run stopped, a refused configuration) are one line, not a row each.
   const reasons = new Set(rows.map(describe));
-  if (rows.length > 3 && reasons.size === 1)
-    return ['', `### ${title}`, '', `${rows.length} clauses (${rows.map((c) => `\`${c.id}\``).join(', ')}): ${[...reasons][0]}`];
+  if (rows.length > 3 && reasons.size === 1) return ['', `### ${title}`, '', `${rows.length} clauses, for one reason: ${[...reasons][0]}`];
   return ['', `### ${title}`, '', '| clause | section | detail |', '|---|---|---|', ...rows.map((c) => `| \`${c.id}\` | ${c.section} | ${describe(c)} |`)];
 }
 
@@ -78,10 +79,11 @@ export function renderMarkdown(report: ReportView): string {
     '',
     `Claim: ${cell(claimText(report.claim))}.`,
     '',
-    '| profile | claimed | status | MUST passed | of | needs |',
-    '|---|---|---|---|---|---|',
+    '| profile | claimed | status | MUST passed | of | known deviations | needs |',
+    '|---|---|---|---|---|---|---|',
     ...report.claim.byProfile.map(
-      (p) => `| \`${p.name}\` | ${p.claimed ? 'yes' : 'no'} | ${PROFILE_STATUS_LABEL[p.status]} | ${p.must.passed} | ${p.must.total} | ${cell(p.needs)} |`,
+      (p) =>
+        `| \`${p.name}\` | ${p.claimed ? 'yes' : 'no'} | ${cell(profileStatusText(p))} | ${p.must.passed} | ${p.must.total} | ${p.must.knownDeviations} | ${cell(p.needs)} |`,
     ),
     '',
     `MUST clauses: ${s.must.passed} passed of ${s.must.total}; INFO observations: ${s.observed} of ${s.total - s.must.total}, never judged.`,
@@ -121,6 +123,7 @@ export function renderMarkdown(report: ReportView): string {
         .join('; ')}.`,
     );
   if (!report.completed) lines.push('', `The run did not complete: ${cell(report.errors[0] ?? 'interrupted')}`);
+  if (report.target) lines.push('', `Check the evidence bundle, offline: ${markdownCode(VERIFY_LINE)}.`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -165,22 +168,25 @@ export function renderConformancePage(report: ReportView): string {
   const notPassed = report.clauses.filter((c) => c.status !== 'passed' && c.level === 'MUST');
   const sections = notPassed.flatMap((c) => [
     '',
-    `### \`${c.id}\`: ${c.status.replace('-', ' ')} (section ${c.section})`,
+    `### \`${c.id}\`: ${STATUS_LABEL[c.status]} (section ${c.section})`,
     '',
     `${c.title}.`,
     ...(c.deviation ? ['', `Known deviation: ${cell(c.deviation.reason)}${linkOf(c.deviation.link)}`] : []),
     '',
     ...(c.status === 'not-exercised' ? [`Not exercised: ${cell(c.reason ?? '')}`] : evidenceOf(c)),
   ]);
+  // What the target says of its own version, where it says anything: a product stated above is not contradicted by "not stated".
   const reported = report.target?.reportedVersion
-    ? Object.entries(report.target.reportedVersion)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(', ')
-    : 'not stated';
+    ? `; the target's own version: ${cell(
+        Object.entries(report.target.reportedVersion)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', '),
+      )}`
+    : '';
   return [
     renderMarkdown(report).trimEnd(),
     '',
-    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''}); the target's own version: ${cell(reported)}.`,
+    `Run ${report.startedAt}; ${report.requests?.count ?? '?'} requests (${report.requests?.methods.join(', ') ?? ''})${reported}.`,
     '',
     '## Clauses that did not pass',
     ...(exportPreamble(report.placeholders).length > 0 && sections.length > 0

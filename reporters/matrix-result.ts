@@ -39,6 +39,8 @@ export interface MatrixReport {
     product?: ConformanceReport['product'];
     /** The MUST clauses it fails, by id. */
     failed?: string[];
+    /** Why it has no verdict, where its run did not complete (no answer, a refused token): its first error, in place of every clause it could not judge. */
+    reason?: string;
     /** Why its result is stale, where a collection found it so (admin-api-conformance merge --stale-after). */
     stale?: string;
     /** What the inventory says of it (a fleet file's tags), as its report does. */
@@ -202,4 +204,5 @@ const rowOf = (report: ConformanceReport, path: string): MatrixReport['targets']
   product: report.product,
   ...(report.tags && { tags: report.tags }),
   failed: report.clauses.filter((c) => c.status === 'failed').map((c) => c.id),
+  ...(!report.completed && report.errors.length > 0 && { reason: report.errors[0] }),
 });

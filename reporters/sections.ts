@@ -1,6 +1,8 @@
 import type { BaselineComparison } from './conformance-result.ts';
 import { requestText, violationLine, type RequestWords, type ViolationWords } from '../harness/judging/violation-words.ts';
 import { missingInputs, type Claim, type ProfileStatus } from './claim.ts';
+import type { ClauseStatus } from './counts.ts';
+import { STATUSES } from './statuses.ts';
 
 /** The document's section headings, for grouping clauses in reports. */
 export const SECTION_TITLES: Record<string, string> = {
@@ -27,15 +29,8 @@ export function compareSections(a: string, b: string): number {
   return 0;
 }
 
-export const STATUS_LABEL: Record<string, string> = {
-  passed: 'passed',
-  failed: 'failed',
-  errored: 'errored',
-  'not-exercised': 'not exercised',
-  'known-deviation': 'known deviation',
-  'not-judged': 'not judged',
-  observed: 'observed',
-};
+/** Each status's word on the page, in summary.md and on the console, from the one table (statuses.ts). */
+export const STATUS_LABEL = Object.fromEntries(Object.entries(STATUSES).map(([status, m]) => [status, m.label])) as Record<ClauseStatus, string>;
 
 /** A deviation's link is kept as given, and shown as a link only when it is absolute: a relative one breaks in a page or a comment. */
 export const isAbsoluteLink = (link: string | undefined): link is string => link !== undefined && /^https?:\/\/[^\s]+$/i.test(link);
@@ -63,10 +58,17 @@ export const PROFILE_STATUS_LABEL: Record<ProfileStatus, string> = {
   'not-exercised': 'not exercised',
 };
 
+/** A profile's status in words: a profile met with known deviations says how many, never "met" beside "0 of 1". */
+export function profileStatusText(p: { status: ProfileStatus; must: { knownDeviations: number } }): string {
+  const known = p.must.knownDeviations;
+  const deviations = known > 0 && p.status === 'met' ? `, with ${known} known deviation${known === 1 ? '' : 's'}` : '';
+  return `${PROFILE_STATUS_LABEL[p.status]}${deviations}`;
+}
+
 /** The claim in words: the profiles claimed, and those not claimed; the same in every rendering. */
 export function claimText(claim: Claim): string {
-  const claimed = claim.byProfile.filter((p) => p.claimed).map((p) => `${p.name} ${PROFILE_STATUS_LABEL[p.status]}`);
-  const others = claim.byProfile.filter((p) => !p.claimed).map((p) => `${p.name} (${PROFILE_STATUS_LABEL[p.status]})`);
+  const claimed = claim.byProfile.filter((p) => p.claimed).map((p) => `${p.name} ${profileStatusText(p)}`);
+  const others = claim.byProfile.filter((p) => !p.claimed).map((p) => `${p.name} (${profileStatusText(p)})`);
   const head = claim.narrowed ? `profiles ${claimed.join(', ')}` : `every profile: ${claimed.join(', ')}`;
   return others.length > 0 ? `${head}; not claimed: ${others.join(', ')}` : head;
 }
@@ -134,8 +136,15 @@ export function productText(product: { name: string; version?: string; vendor?: 
   return `${product.name}${product.version ? ` ${product.version}` : ''}${vendor}${contact}`;
 }
 
-/** The document in words: its title, the SHA-256 of its text and where that text was read from. */
-export const documentText = (d: { title: string; sha256: string; readFrom: string }) => `"${d.title}", SHA-256 ${d.sha256}, read from ${d.readFrom}`;
+/**
+ * The document in words: its title and the SHA-256 of its text, which a reader can check against their copy. Where
+ * the suite's copy was read from (`readFrom`, a path of the suite's own sources) means nothing to a reader: the
+ * report's JSON keeps it, no text shows it.
+ */
+export const documentText = (d: { title: string; sha256: string }) => `"${d.title}", SHA-256 ${d.sha256}`;
+
+/** The line that checks a run's evidence bundle, offline: the reports name it, for whoever was handed them. */
+export const VERIFY_LINE = 'npx admin-api-conformance verify evidence.tar.gz';
 
 /** What a replay says of itself, in every rendering: which bundle, and that nothing was sent. */
 export const replayText = (replay: { bundle: string } | undefined, startedAt: string) =>

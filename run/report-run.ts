@@ -23,6 +23,7 @@ import { consoleLine, consoleSummary } from '../reporters/console-summary.ts';
 import { exitCodeOf, gateVerdict, ratchetLine } from '../reporters/gate.ts';
 import { MatrixTally } from '../reporters/matrix-result.ts';
 import { JunitParts } from '../reporters/junit-parts.ts';
+import { CtrfParts } from '../reporters/ctrf-parts.ts';
 import { writeMetricsFile } from '../reporters/metrics-file.ts';
 import { metricsViewOf, type MetricsView } from '../reporters/metrics.ts';
 import { headline } from '../reporters/sections.ts';
@@ -183,6 +184,7 @@ export class RunWriter {
   private readonly gated: (Verdict | undefined)[];
   private readonly matrix: MatrixTally;
   private readonly junit: JunitParts | undefined;
+  private readonly ctrf: CtrfParts | undefined;
   private readonly failures: ReportView[] = [];
   /** What metrics.prom needs of each target written, its report let go. */
   private readonly metrics: (MetricsView | undefined)[];
@@ -199,6 +201,7 @@ export class RunWriter {
     this.metrics = new Array(run.targets.length).fill(undefined);
     this.matrix = new MatrixTally(run.targets.length);
     this.junit = run.multi ? new JunitParts(run.reportDir) : undefined;
+    this.ctrf = run.multi ? new CtrfParts(run.reportDir) : undefined;
   }
 
   /** Writes the target's report built at place `i` (compared with the baseline unless `compare` is false: it was). */
@@ -239,6 +242,7 @@ export class RunWriter {
     if (this.run.multi) {
       this.matrix.add(i, report, target.page);
       this.junit!.add(report);
+      this.ctrf!.add(report);
     }
     if (end.ci?.annotations)
       this.failures[i] = failuresOf(
@@ -271,8 +275,9 @@ export class RunWriter {
     }
     const gate = ratchetLine(run.baseline !== undefined && run.gate === 'regressions', exitCode);
     const matrix = { ...this.matrix.matrix(end.durationMs, run.shard), ...(gate && { gate }) };
-    const files = writeMatrixArtifacts(matrix, [], run.reportDir, end.ci?.stepSummary);
+    const files = writeMatrixArtifacts(matrix, undefined, run.reportDir, end.ci?.stepSummary);
     await this.junit!.finish();
+    await this.ctrf!.finish(matrix);
     const passing = matrix.targets.filter((t) => t.verdict === 'pass').length;
     const shardNote = matrix.shard ? ` (the run has ${matrix.runTargets?.length}: merge the shards' report folders for its verdict)` : '';
     output.out(

@@ -2,6 +2,7 @@ import type { Reporter, Suite, TestCase, TestError, TestResult } from '@playwrig
 import { visible } from '../harness/files/visible.ts';
 import type { ClauseStatus } from '../reporters/conformance-result.ts';
 import { STATUS_LABEL } from '../reporters/sections.ts';
+import { STATUSES } from '../reporters/statuses.ts';
 import { SHARE_ANNOTATION, STATUS_ANNOTATION } from './replay-file.ts';
 
 // The terminal's lines while a run's tests replay its verdicts, in the suite's words, for someone who never used
@@ -23,16 +24,8 @@ export interface ClauseLine {
   problem?: string;
 }
 
-/** A mark for the eye: ✘ where the run falls short (Playwright's worker restarts after each), ~ for an excused failure. */
-const MARK: Record<ClauseStatus, string> = {
-  passed: '✓',
-  failed: '✘',
-  errored: '✘',
-  'known-deviation': '~',
-  'not-exercised': '-',
-  'not-judged': '-',
-  observed: '-',
-};
+/** A mark for the eye, from the one table of statuses: ✘ where the run falls short (Playwright's worker restarts after each), ~ for an excused failure. */
+const MARK = (status: ClauseStatus) => STATUSES[status].mark;
 
 const WIDTH = Math.max(...Object.values(STATUS_LABEL).map((label) => label.length));
 
@@ -41,7 +34,7 @@ export function clauseLine(c: ClauseLine): string {
   const target = c.target ? `${visible(c.target)}: ` : '';
   const share = c.share ? ` (${c.share})` : '';
   const problem = c.problem ? `: ${visible(c.problem)}` : '';
-  return `  ${MARK[c.status]} ${STATUS_LABEL[c.status].padEnd(WIDTH)}  ${target}${c.id}${share}  ${c.title}${problem}`;
+  return `  ${MARK(c.status)} ${STATUS_LABEL[c.status].padEnd(WIDTH)}  ${target}${c.id}${share}  ${c.title}${problem}`;
 }
 
 const annotation = (annotations: TestResult['annotations'], type: string) => annotations.find((a) => a.type === type)?.description;

@@ -196,9 +196,18 @@ export function rowDifferences(tables: DocumentTable[], schemas: Map<string, Jso
   return c.out;
 }
 
-/** A difference in one line: where, what each side says, and the clauses it touches. */
+/**
+ * What a difference is, named from the document's side, for whoever edits it: a row the contracts lack is "a row
+ * in the document that the contracts lack", never "missing", which reads as if the document lacked it.
+ */
+const ASPECT_WORDS: Partial<Record<RowDifferenceAspect, string>> = {
+  missing: 'a row in the document that the contracts lack',
+  added: 'in the contracts, not in the document',
+};
+
+/** A difference in one line: where, what it is, what each side says, and the clauses it touches. */
 export function differenceLine(d: RowDifference): string {
   const touches = d.clauses.length > 0 ? `; touches ${d.clauses.join(', ')}` : '; no clause judges it';
   const contract = d.contract === undefined ? `the contracts: ${d.schema}` : `${d.contract} says ${d.schema}`;
-  return `${d.table}, ${d.row}: ${d.aspect}: the document says ${d.document}; ${contract}${touches}`;
+  return `${d.table}, ${d.row}: ${ASPECT_WORDS[d.aspect] ?? d.aspect}: the document says ${d.document}; ${contract}${touches}`;
 }

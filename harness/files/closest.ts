@@ -9,8 +9,27 @@ export function distance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** The known name nearest to a misspelt one, when it is near enough to be meant (a third of its length). */
+/** A name's words: CONFORMANCE_BASE_URL is CONFORMANCE, BASE and URL; expired-token-enabled three too. */
+const wordsOf = (name: string) => name.split(/[_\-.\s]+/).filter(Boolean);
+
+/** Whether a word is one of a name's, or a slip of one: a letter off in a word of four letters or more. */
+const hasWord = (words: string[], word: string) => words.some((w) => w === word || (word.length >= 4 && distance(w, word) <= 1));
+
+/** How many of the name's words the known name lacks. */
+const lacking = (name: string, known: string) => {
+  const words = wordsOf(known);
+  return wordsOf(name).filter((word) => !hasWord(words, word)).length;
+};
+
+/**
+ * The known name nearest to a misspelt one, when it is near enough to be meant. Words count first: a name whose
+ * every word the known one has (CONFORMANCE_URL in CONFORMANCE_BASE_URL, a word left out) is meant before one a
+ * few letters away that shares fewer (CONFORMANCE_SHARD); among those alike, the fewest edits. A name is near
+ * enough when the known one has all its words (two or more), or is a third of its length of edits away.
+ */
 export function closest(name: string, known: string[]): string | undefined {
-  const [best] = known.map((k) => ({ k, d: distance(name, k) })).sort((x, y) => x.d - y.d);
-  return best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.k : undefined;
+  const [best] = known.map((k) => ({ k, lacks: lacking(name, k), d: distance(name, k) })).sort((x, y) => x.lacks - y.lacks || x.d - y.d);
+  if (!best) return undefined;
+  const allWords = best.lacks === 0 && wordsOf(name).length >= 2;
+  return allWords || best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.k : undefined;
 }

@@ -96,7 +96,7 @@ test('an interrupted run is incomplete, never passes nor fails, and every render
     expect(consoleSummary(report, [])).toContain('INTERRUPTED: no verdict: the run was stopped before it ended');
     expect(renderMarkdown(report)).toContain('## Conformance: INTERRUPTED, no verdict');
     expect(renderHtml(report)).toContain('<span class="badge" data-testid="verdict">INTERRUPTED</span>');
-    expect(renderBadge(report)).toContain('interrupted');
+    expect(renderBadge(report)).toContain('INTERRUPTED');
     expect(renderBadge(report)).not.toContain('#c62828');
   }
 });

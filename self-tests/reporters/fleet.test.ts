@@ -12,6 +12,7 @@ import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { buildConformanceReport, type ConformanceReport } from '../../reporters/conformance-result.ts';
+import { consoleLine } from '../../reporters/console-summary.ts';
 import { failureSignatures } from '../../reporters/fleet.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
@@ -108,9 +109,9 @@ test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failu
   const matrix = buildMatrixReport(reports, 1000);
   const page = renderMatrixHtml(matrix);
   expect(Buffer.byteLength(page)).toBeLessThan(5 * 2 ** 20);
-  expect(renderMatrixMarkdown(matrix)).toContain('- **40 targets** on Unleash 8.1.0 fail `signup-token.state.expired-not-enabled`');
+  expect(renderMatrixMarkdown(matrix)).toContain('- **40 targets on Unleash 8.1.0 fail** `signup-token.state.expired-not-enabled`');
   const one = buildMatrixReport([reports[0], { report: renamed(faithful, 'other'), path: 'targets/other/index.html' }], 1);
-  expect(renderMatrixMarkdown(one)).toContain('- **1 target** on Unleash 8.1.0 fails `signup-token.state.expired-not-enabled`');
+  expect(renderMatrixMarkdown(one)).toContain('- **1 target on Unleash 8.1.0 fails** `signup-token.state.expired-not-enabled`');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fleet-page-'));
   const browser = await launchChromium();
   try {
@@ -122,22 +123,60 @@ test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failu
     await expect(tab.getByTestId('signature')).toHaveCount(matrix.signatures!.length);
     await expect(tab.getByTestId('signature').first()).toContainText('40 targets on Unleash 8.1.0 fail signup-token.state.expired-not-enabled');
     await expect(tab.getByTestId('target-row')).toHaveCount(1000);
+    // The failing tenants come first, before any sorting.
+    await expect(tab.getByTestId('target-verdict').first()).toHaveText('FAIL');
+    await expect(tab.getByTestId('target-verdict').nth(40)).toHaveText('PASS');
     // No column per target: the page is as wide as the window, whatever the fleet.
     expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect((await tab.screenshot()).byteLength).toBeGreaterThan(10_000);
-    await tab.getByLabel('verdict').selectOption('fail');
+    await tab.getByLabel('verdict').selectOption('FAIL');
     await expect(tab.locator('[data-testid=target-row]:visible')).toHaveCount(40);
     await tab.getByLabel('verdict').selectOption('');
     await tab.getByLabel('filter the targets').fill('tenant-0026');
     await expect(tab.locator('[data-testid=target-row]:visible')).toHaveCount(1);
     await expect(tab.locator('#shown')).toHaveText('1 of 1000 targets shown');
     await tab.getByLabel('filter the targets').fill('');
-    // Sorted by failed clauses, twice: the failing tenants come first.
-    await tab.locator('#targets th', { hasText: 'failed clauses' }).click();
-    await tab.locator('#targets th', { hasText: 'failed clauses' }).click();
+    // Sorted by what fails, once: the passing tenants come first; twice: the failing ones again.
+    await tab.locator('#targets th', { hasText: 'what fails' }).click();
+    await expect(tab.getByTestId('target-verdict').first()).toHaveText('PASS');
+    await tab.locator('#targets th', { hasText: 'what fails' }).click();
     await expect(tab.getByTestId('target-verdict').first()).toHaveText('FAIL');
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the fleet page lists failures first, then no verdict, partial and pass; says why an unreachable target has none; offers the rows' own words", async () => {
+  const pass = reportOf(undefined, 'passing');
+  const fail = reportOf(fault('expired-token-enabled'), 'failing');
+  const down = buildConformanceReport(
+    catalogue,
+    [],
+    runMeta({
+      target: { name: 'down', baseUrl: 'http://down.invalid', embedded: false },
+      runErrors: ['http://down.invalid refused the connection: nothing listens there'],
+      profiles: loadProfiles(),
+    }),
+  );
+  const stopped = { ...renamed(pass, 'stopped'), verdict: 'incomplete' as const, interrupted: true as const };
+  const matrix = buildMatrixReport(
+    [pass, down, stopped, fail].map((report) => ({ report, path: `${report.target.name}/index.html` })),
+    1,
+  );
+  const page = renderMatrixHtml(matrix);
+  const rows = [...page.matchAll(/data-testid="target-row" data-verdict="([A-Z]+)"/g)].map((m) => m[1]);
+  expect(rows).toEqual(['FAIL', 'ERROR', 'INTERRUPTED', 'PASS']);
+  // The unreachable target's line says why, and lists none of the clauses it could not judge.
+  const downRow = /<tr data-testid="target-row" data-verdict="ERROR"[\s\S]*?<\/tr>/.exec(page)![0];
+  expect(downRow).toContain('refused the connection');
+  expect(downRow).not.toContain('<code>');
+  // The filter offers what the rows say: INTERRUPTED, never a verdict no row shows.
+  expect([...page.matchAll(/<option value="([A-Z]+)">/g)].map((m) => m[1])).toEqual(['FAIL', 'ERROR', 'INTERRUPTED', 'PASS']);
+  expect(page).toContain('1 target that states no product fails');
+  // Its terminal line too: why, not the clauses it could not judge.
+  expect(consoleLine(down, 'down/index.html')).toBe(
+    '  ERROR  down (http://down.invalid): http://down.invalid refused the connection: nothing listens there  down/index.html\n',
+  );
+  expect(renderMatrixMarkdown(matrix)).toMatch(/\| failing \|[^\n]*\n\| down \|[^\n]*\n\| stopped \|[^\n]*\n\| passing \|/);
 });

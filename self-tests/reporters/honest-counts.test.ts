@@ -51,7 +51,7 @@ test('an INFO clause is observed, never passed, and the counts keep the two apar
 });
 
 test("the badge, the page, the summary and the console give MUST clauses one denominator, the catalogue's", () => {
-  expect(renderBadge(report)).toContain('0/3 MUST');
+  expect(renderBadge(report)).toContain('0 of 3 MUST clauses passed');
   const html = renderHtml(report);
   expect(html).toContain('<b data-testid="must-passed">0</b> passed of <b data-testid="must-total">3</b>');
   expect(renderMarkdown(report)).toContain('MUST clauses: 0 passed of 3; INFO observations: 2 of 2, never judged.');

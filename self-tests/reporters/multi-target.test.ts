@@ -66,14 +66,21 @@ test('two targets side by side: each gets its own report, the matrix shows where
     expect(ctrfSchemaErrors(ctrf)).toEqual([]);
     expect(new Set(ctrf.results.tests.map((t: { labels: { target: string } }) => t.labels.target))).toEqual(new Set([name]));
   }
-  expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('| `projects.owner.group` | passed | failed |');
+  // The failing target first, in the summary and on the page.
+  expect(readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8')).toContain('| `projects.owner.group` | failed | passed |');
+  // The matrix's own badge and CTRF beside its page, as the README lists them: every target's tests in one file.
+  expect(readFileSync(path.join(run.reportDir, 'badge.svg'), 'utf8')).toContain('>FAIL · 1/2 targets pass</text>');
+  const matrixCtrf = JSON.parse(readFileSync(path.join(run.reportDir, 'ctrf.json'), 'utf8'));
+  expect(ctrfSchemaErrors(matrixCtrf)).toEqual([]);
+  expect(matrixCtrf.results.summary).toMatchObject({ tests: 92, failed: 1 });
+  expect(matrixCtrf.results.extra['admin-api-conformance.verdict']).toBe('fail');
 
   const browser = await launchChromium();
   const page = await browser.newPage();
   await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
   await expect(page.getByTestId('verdict')).toHaveText('FAIL');
-  await expect(page.getByTestId('target-verdict')).toHaveText(['PASS', 'FAIL']);
-  await expect(page.locator('tr[data-clause="projects.owner.group"] td.cell')).toHaveText(['passed', 'failed']);
+  await expect(page.getByTestId('target-verdict')).toHaveText(['FAIL', 'PASS']);
+  await expect(page.locator('tr[data-clause="projects.owner.group"] td.cell')).toHaveText(['failed', 'passed']);
   await browser.close();
 });
 

@@ -126,7 +126,8 @@ const KINDS: { description: string; before: ClauseResult; after: ClauseResult; r
     after: clause('passed'),
     rows: [{ ...row('featureCount'), old: 'yes', new: 'no' }],
     kind: 'changed-by-document',
-    why: 'the document changed 2.5 Project object, featureCount: required yes → no',
+    // What the old run found, as every fixed clause names it.
+    why: 'the document changed 2.5 Project object, featureCount: required yes → no; no longer: GET /api/admin/projects → 200: at /projects/0/featureCount: received absent; the document requires the field "featureCount" to be present',
   },
   {
     description: 'a clause failing with other evidence, at a changed row',

@@ -38,7 +38,7 @@ test('an edited copy names each row that differs and the clauses it touches, exi
   expect(run.stdout.split('\n')).toEqual([
     `${file}: 2 difference(s) from the contracts, row by row:`,
     '  2.1 Public signup token, name: nullable: the document says yes; public-signup-token.schema.json says no; touches signup-token.token.nullability',
-    '  2.2 User object, email: added: the document says no row; user.schema.json says type string, required no, nullable no; touches signup-token.user.types, signup-token.user.nullability',
+    '  2.2 User object, email: in the contracts, not in the document: the document says no row; user.schema.json says type string, required no, nullable no; touches signup-token.user.types, signup-token.user.nullability',
     '',
   ]);
 });
@@ -54,7 +54,7 @@ test('a long list of differences is written whole through a pipe before the comm
   expect([lines.length, lines[0], lines.at(-1)]).toEqual([
     3001,
     `${file}: 3000 difference(s) from the contracts, row by row:`,
-    expect.stringMatching(/^ {2}2\.5 Project object, added2999: missing: /),
+    expect.stringMatching(/^ {2}2\.5 Project object, added2999: a row in the document that the contracts lack: /),
   ]);
 });
 
@@ -82,6 +82,6 @@ test('a file that cannot be read, or is not the document, is one line, exit code
   }
   const shown = await runCommand(['document', escaped]);
   expect(shown.exitCode).toBe(1);
-  expect(shown.stdout).toContain('2.1 Public signup token, secr\\u001b[2Jet: missing:');
+  expect(shown.stdout).toContain('2.1 Public signup token, secr\\u001b[2Jet: a row in the document that the contracts lack:');
   expect(shown.stdout).not.toContain('\u001b');
 });
