@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +9,11 @@ import { THREE_FAILURES } from '../../bench/variants.ts';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
+import type { CtrfReport } from '../../reporters/ctrf.ts';
 import { renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
 import type { Score } from '../../reporters/scores.ts';
 import { runConformance } from '../../run/index.ts';
+import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 
 // A fleet with an inventory, judged in process: 24 tenants on two loopback origins, tagged by region and tier,
 // four of them failing three clauses. Each claimed profile's score is the share of the tenants that exercised it
@@ -177,4 +179,21 @@ test("a fleet file's tags are checked where it is read: strings, bounded, the da
     expect(refused.reason, tags).toContain(where);
     expect(refused.reason).not.toContain('x'.repeat(129));
   }
+});
+
+// Written target by target (reporters/junit-parts.ts, ctrf-parts.ts), as the reports are let go: each file holds every
+// tenant's tests, counted as each tenant's own report counts them, and CTRF's file is what its schema says it is.
+test("a fleet's junit.xml and ctrf.json, written target by target, hold every tenant's tests and count them as the tenants' own files do", () => {
+  const reportDir = path.join(dir, 'report');
+  const ctrf = JSON.parse(readFileSync(path.join(reportDir, 'ctrf.json'), 'utf8')) as CtrfReport;
+  expect(ctrfSchemaErrors(ctrf)).toEqual([]);
+  const own = result.targets.map((t) => (JSON.parse(readFileSync(path.join(t.reportDir, 'ctrf.json'), 'utf8')) as CtrfReport).results.summary);
+  const sum = (key: 'tests' | 'passed' | 'failed' | 'skipped' | 'other') => own.reduce((n, s) => n + s[key], 0);
+  expect(ctrf.results.tests).toHaveLength(sum('tests'));
+  for (const key of ['tests', 'passed', 'failed', 'skipped', 'other'] as const) expect(ctrf.results.summary[key], key).toBe(sum(key));
+  expect(ctrf.results.tests.filter((t) => t.name.startsWith('tenant-0: '))).toHaveLength(own[0].tests);
+  expect(ctrf.results.extra?.['admin-api-conformance.verdict']).toBe(result.verdict);
+  const junit = readFileSync(path.join(reportDir, 'junit.xml'), 'utf8');
+  expect(junit.match(/<testsuite /g)).toHaveLength(TENANTS);
+  expect(readdirSync(reportDir).filter((f) => f.includes('.parts') || f.endsWith('.part'))).toEqual([]);
 });
