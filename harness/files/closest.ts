@@ -23,7 +23,7 @@ const lacking = (name: string, known: string) => {
 
 /**
  * The known name nearest to a misspelt one, when it is near enough to be meant. Words count first: a name whose
- * every word the known one has (CONFORMANCE_URL in CONFORMANCE_BASE_URL, a word left out) is meant before one a
+ * every word the known one has (a `_URL` setting for `_BASE_URL`, a word left out) is meant before one a
  * few letters away that shares fewer (CONFORMANCE_SHARD); among those alike, the fewest edits. A name is near
  * enough when the known one has all its words (two or more), or is a third of its length of edits away.
  */

@@ -288,7 +288,7 @@ test('help is a command: the usage, exit code 0, and nothing runs', async () => 
   expect(run.exitCode).toBe(0);
   expect(run.stdout).toContain('admin-api-conformance help | --help | --version');
   // Every file a run writes, and an interruption under its own exit codes alone, never under 3.
-  expect(run.stdout).toContain('summary.md, badge.svg, junit.xml, ctrf.json, requests.json, evidence.tar.gz.');
+  expect(run.stdout).toContain('summary.md, badge.svg, junit.xml, ctrf.json, requests.json, metrics.prom, evidence.tar.gz.');
   const exit3 = /\n {2}3 {4}([\s\S]*?)\n {2}129/.exec(run.stdout)?.[1];
   expect(exit3).toBeDefined();
   expect(exit3).not.toMatch(/interrupt/i);

@@ -32,7 +32,10 @@ test('leaving the failing clause out of those judged, as --grep-invert does, is 
   expect(run.report?.verdict).toBe('partial');
   expect(run.report?.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id)).toEqual(['signup-token.state.expired-not-enabled']);
   expect(run.stdout).toContain('PARTIAL');
-  expect(readFileSync(path.join(run.reportDir, 'badge.svg'), 'utf8')).toContain('partial 36/37 MUST');
+  // The badge's face says the verdict; its title, the counts.
+  const badge = readFileSync(path.join(run.reportDir, 'badge.svg'), 'utf8');
+  expect(badge).toContain('>PARTIAL<');
+  expect(badge).toContain('<title>conformance: PARTIAL, no verdict: 1 MUST clause(s) were not judged in this run; 36 of 37 MUST clauses passed;');
 });
 
 test('a stale .env in the current folder does not override the target file; it is reported', async () => {
@@ -180,7 +183,9 @@ test.describe('the embedded reference target', () => {
 
   test('the embedded reference target is named as such in the verdict line and the badge', () => {
     expect(embedded.stdout).toContain('PASS: the target meets every MUST clause (embedded reference target, not a deployment)');
-    expect(readFileSync(path.join(embedded.reportDir, 'badge.svg'), 'utf8')).toContain('37/37 MUST, embedded reference');
+    const badge = readFileSync(path.join(embedded.reportDir, 'badge.svg'), 'utf8');
+    expect(badge).toContain('>PASS · embedded demo<');
+    expect(badge).toContain('(embedded reference target, not a deployment); 37 of 37 MUST clauses passed');
     expect(embedded.report?.target.embedded).toBe(true);
   });
 

@@ -129,7 +129,10 @@ test("a refused merge leaves its error report in the report folder: the last mer
   expect(refused.exitCode).toBe(3);
   const report = readReport(path.join(out, 'conformance.json'));
   expect([report.verdict, report.errors]).toEqual(['error', [`the merge was refused: ${refused.stderr.trim().replace('admin-api-conformance: ', '')}`]]);
-  expect(readFileSync(path.join(out, 'badge.svg'), 'utf8')).not.toContain('pass');
+  // The badge says the refused merge's verdict, and nowhere the last merge's PASS.
+  const badge = readFileSync(path.join(out, 'badge.svg'), 'utf8');
+  expect(badge).toContain('>ERROR<');
+  expect(badge).not.toContain('PASS');
   expect(readFileSync(path.join(out, 'index.html'), 'utf8')).not.toContain('>PASS<');
   // The last merge's targets are gone with its verdict; the user's own file stays.
   expect(readdirSync(out).sort()).toEqual([
