@@ -4,7 +4,7 @@ import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { installUnleash } from './cache.ts';
-import { deviationsOf } from './deviations.ts';
+import { DEVIATIONS_FILE } from './deviations.ts';
 import { checkPostgres, freePort, runSqlFile, startPostgres, stopCommand } from './postgres.ts';
 import { ADMIN_USER, provision, waitUntilReady } from './provision.ts';
 import { atInterrupt, log, startServer, stopServer, tail } from './supervisor.ts';
@@ -78,13 +78,13 @@ function targetFile(run: Run, baseUrl: string, adminToken: string, backendToken:
     `forbiddenToken: ${q(backendToken)}   # a backend API token: refused on both operations`,
     `forbiddenTokenSignup: ${q(viewerToken)}   # a Viewer's personal access token: refused the signup token, may list projects`,
     `signupTokens: [${signupTokens.map((t) => q(t)).join(', ')}]   # live, expired, live with signed-up users`,
-    'deviations: deviations.yaml',
+    `deviations: ${q(DEVIATIONS_FILE)}   # each entry names the versions it applies to`,
     // Every profile but user-dates: the users of Unleash's signup tokens carry neither seenAt nor createdAt.
     'claim: [core, projects-data, signup-tokens, expired-token, forbidden]   # users of signup tokens have no seenAt or createdAt here',
     'openapiPath: /docs/openapi.json   # Unleash publishes its own description here; its drift from the document is observed',
+    'readProductVersion: unleash   # GET /api/admin/ui-config: the version, a fact recorded outside the document',
     'product:',
     '  name: Unleash (open-source unleash-server)',
-    `  version: ${q(run.version)}`,
     '',
   ].join('\n');
 }
@@ -134,7 +134,6 @@ export async function startRun(spec: string, options: { seed: boolean }): Promis
       log('seeding the owners of "default" in the database (seed-owners.sql): the open-source edition has no API for them');
       await runSqlFile(db, SEED_OWNERS, { owner_email: fixtures.ownerEmail, acting_user: ADMIN_USER.username, group_name: 'Conformance owners' });
     }
-    writeFileSync(path.join(run.folder, 'deviations.yaml'), deviationsOf(install.version));
     writeFileSync(run.targetFile, targetFile(run, baseUrl, adminToken, backendToken, fixtures.viewerToken, fixtures.signupTokens), { mode: 0o600 });
     return run;
   } catch (error) {
