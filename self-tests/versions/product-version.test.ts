@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { versionedReference, withServer } from '../support/hostile-servers.ts';
-import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
+import { referenceTargetEnv, runCommand, runSuite } from '../support/run-suite.ts';
 
 // Issue 41, point 1: the product's version read from the target (opt-in) or stated, bound to the claim; and
 // point 2: a deviation that names versions applies to those alone.
@@ -35,6 +35,22 @@ test('a stated version is marked stated; one read in its place keeps the stated 
     const both = await runSuite(referenceTargetEnv(server.url, { ...stated, CONFORMANCE_READ_PRODUCT_VERSION: 'unleash' }));
     expect(both.report?.product).toMatchObject({ version: '8.2.0', versionFrom: 'read', read: { version: '8.2.0', stated: '8.1.0' } });
     expect(both.stdout).toContain('the settings state 8.1.0');
+  });
+});
+
+test("verify prints the version a bundle holds for, and diff says when two runs' versions differ", async () => {
+  await withServer(versionedReference(), async (server) => {
+    const stated = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_PRODUCT_NAME: 'Unleash', CONFORMANCE_PRODUCT_VERSION: '8.1.0' }));
+    const read = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_READ_PRODUCT_VERSION: 'unleash' }));
+    const verified = await runCommand(['verify', path.join(read.reportDir, 'evidence.tar.gz')]);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain('  product: Unleash 8.2.0 (version read from the target: GET /api/admin/ui-config, a request outside the document');
+    const diff = await runCommand(['diff', stated.reportDir, read.reportDir]);
+    expect(diff.stdout).toContain("the product's version: 8.1.0 then 8.2.0; a change may be the new version's");
+    const same = await runCommand(['diff', read.reportDir, read.reportDir]);
+    expect(same.stdout).not.toContain("the product's version");
+    const json = await runCommand(['diff', stated.reportDir, read.reportDir, '--format', 'json']);
+    expect(JSON.parse(json.stdout).productVersions).toEqual([{ target: expect.any(String), old: '8.1.0', new: '8.2.0' }]);
   });
 });
 
