@@ -47,6 +47,10 @@ Usage:
                                                          bundles, verified first); 1 when anything regressed, 0 otherwise;
                                                          --old-document/--new-document FILE: a report's text of the document,
                                                          for runs judged by two texts (a bundle carries its own)
+  admin-api-conformance trend <run>... [--format markdown|json] [--title T] [--notes FILE] [--out FILE]
+                                                         a product's conformance over its versions: every clause at every
+                                                         version each run names (read or stated), where it first changed,
+                                                         the profiles each meets, the known deviations; 2 a run unreadable
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
   admin-api-conformance reference [--port N] [<fault>]   serve the reference implementation on 127.0.0.1, every fault and valid
@@ -297,7 +301,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'reference', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'trend', 'reference', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -362,7 +366,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document, reference and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, trend, reference and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -397,7 +401,7 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document, reference) in this process: a clone loads their
+ * Runs one of the suite's own commands (verify, merge, diff, document, trend, reference) in this process: a clone loads their
  * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {

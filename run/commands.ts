@@ -2,6 +2,7 @@ import { processIO, type CommandIO } from '../commands/command-io.ts';
 import { diffCommand } from '../commands/diff-command.ts';
 import { documentCommand } from '../commands/document-command.ts';
 import { mergeCommand } from '../commands/merge-command.ts';
+import { trendCommand } from '../commands/trend-command.ts';
 import { verifyCommand } from '../commands/verify-command.ts';
 import { forTheLog } from '../harness/files/visible.ts';
 import { SILENT } from './output.ts';
@@ -30,6 +31,9 @@ export const diff = async (args: string[], io?: Partial<CommandIO>): Promise<num
 /** `document [FILE]`: 0 the document's tables agree with the contracts, 1 rows differ, 2 not the document. */
 export const document = async (args: string[], io?: Partial<CommandIO>): Promise<number> => documentCommand(args, ioOf(io));
 
+/** `trend <run>… [--format markdown|json] [--title T] [--notes FILE] [--out FILE]`: a product's conformance over its versions; 0 drawn, 2 a run unreadable or naming no version. */
+export const trend = async (args: string[], io?: Partial<CommandIO>): Promise<number> => trendCommand(args, ioOf(io));
+
 /**
  * `reference [--port N] [<fault or valid variant>] [--list]`: the reference implementation served on loopback until
  * `io.signal` aborts; 0 once stopped, 2 for a mistake (an unknown name, a port it cannot listen on).
@@ -37,6 +41,6 @@ export const document = async (args: string[], io?: Partial<CommandIO>): Promise
 export const reference = (args: string[], io?: Partial<ReferenceIO>): Promise<number> => referenceCommand(args, { ...ioOf(io), signal: io?.signal });
 
 /** The commands by name, as the command line runs them. */
-export const COMMANDS = { verify, merge, diff, document, reference } as const;
+export const COMMANDS = { verify, merge, diff, document, trend, reference } as const;
 
 export { refuseCommandLine } from './engine.ts';
