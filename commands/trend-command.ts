@@ -38,7 +38,9 @@ function trend(args: string[], io: CommandIO): number {
   const result = buildTrend(runs);
   const notes = read.value('notes');
   const text =
-    format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : trendMarkdown(result, { title: read.value('title'), notes: notes && readNotes(notes, io.cwd) });
+    format === 'json'
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : trendMarkdown(result, { title: read.value('title'), notes: notes && readNotes(notes, io.cwd) });
   const out = read.value('out');
   if (out === undefined) io.output.out(text);
   else {

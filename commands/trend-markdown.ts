@@ -26,7 +26,15 @@ function summary(t: Trend): string[] {
     ...t.columns.map((c, i) => {
       const statuses = t.rows.filter((r) => r.level === 'MUST').map((r) => r.statuses[i]);
       const count = (s: ClauseStatus) => String(statuses.filter((x) => x === s).length);
-      return row([markdownText(c.label), c.versionFrom, markdownCode(c.target, true), c.verdict, markdownText(c.claim.join(', ')), count('failed'), count('known-deviation')]);
+      return row([
+        markdownText(c.label),
+        c.versionFrom,
+        markdownCode(c.target, true),
+        c.verdict,
+        markdownText(c.claim.join(', ')),
+        count('failed'),
+        count('known-deviation'),
+      ]);
     }),
   ];
 }
@@ -50,12 +58,17 @@ function firstChanges(t: Trend): string[] {
   if (changed.length === 0) return ['No clause changed its outcome between the versions.'];
   return [
     ...head(['clause', 'first changed at', 'from', 'to', 'changes in all']),
-    ...changed.map((r) => row([markdownCode(r.id, true), markdownText(r.changes[0].at), cellOf(r.changes[0].from), cellOf(r.changes[0].to), String(r.changes.length)])),
+    ...changed.map((r) =>
+      row([markdownCode(r.id, true), markdownText(r.changes[0].at), cellOf(r.changes[0].from), cellOf(r.changes[0].to), String(r.changes.length)]),
+    ),
   ];
 }
 
 function profiles(t: Trend): string[] {
-  return [...head(['profile', ...t.columns.map((c) => markdownText(c.label))]), ...t.profiles.map((p) => row([p, ...t.columns.map((c) => c.profiles[p] ?? 'absent')]))];
+  return [
+    ...head(['profile', ...t.columns.map((c) => markdownText(c.label))]),
+    ...t.profiles.map((p) => row([p, ...t.columns.map((c) => c.profiles[p] ?? 'absent')])),
+  ];
 }
 
 function deviations(t: Trend): string[] {

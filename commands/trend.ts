@@ -142,7 +142,9 @@ function pairsOf(reports: ConformanceReport[], columns: TrendColumn[]): TrendPai
     const later = new Map(b.clauses.map((c) => [c.id, c.status]));
     const ids = [...new Set([...a.clauses.map((c) => c.id), ...later.keys()])];
     const earlier = new Map(a.clauses.map((c) => [c.id, c.status]));
-    const differ = ids.filter((id) => earlier.get(id) !== later.get(id)).map((id) => ({ id, statuses: [earlier.get(id), later.get(id)] as TrendPair['differ'][number]['statuses'] }));
+    const differ = ids
+      .filter((id) => earlier.get(id) !== later.get(id))
+      .map((id) => ({ id, statuses: [earlier.get(id), later.get(id)] as TrendPair['differ'][number]['statuses'] }));
     pairs.push({ version: columns[i].version, runs: [columns[i - 1].target, columns[i].target], agree: ids.length - differ.length, differ });
   }
   return pairs;
