@@ -8,7 +8,7 @@ export const ROOT = path.join(__dirname, '../../');
 export const DOCS = path.join(ROOT, 'docs', 'unleash');
 /** One folder per run: the version, or the version and `-strict-schema` for the run with Unleash's strict validation. */
 export const RUNS = path.join(DOCS, 'runs');
-export const PAGE = path.join(DOCS, 'README.md');
+export const PAGE = path.join(DOCS, 'versions.md');
 /** What the sweep found besides the runs (what could not be provisioned, and why), put on the page as it is. */
 export const NOTES = path.join(DOCS, 'notes.md');
 

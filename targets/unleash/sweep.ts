@@ -12,7 +12,7 @@ Judges every listed unleash-server release (default: all of RELEASES below), one
 own PostgreSQL with every input its version allows, on the Node.js its engines field asks for, and the newest
 once more with Unleash's strict response validation. Installs are cached (~/.cache/admin-api-conformance).
 Each run's conformance.json is kept in docs/unleash/runs/<version>/, what could not be run in
-docs/unleash/notes.md, and the page docs/unleash/README.md is drawn from them by admin-api-conformance trend.
+docs/unleash/notes.md, and the page docs/unleash/versions.md is drawn from them by admin-api-conformance trend.
 --page only draws the page again from the runs kept. Prints its wall time.`;
 
 /** The releases of unleash-server on npm that have the two endpoints, and 4.2.2, which has no invite-link route. */
