@@ -1,5 +1,6 @@
 import { markdownCode, markdownLink, markdownText } from '../reporters/escape.ts';
 import type { ClauseStatus } from '../reporters/conformance-result.ts';
+import { KINDS } from '../reporters/diff-output.ts';
 import type { Trend } from './trend.ts';
 
 // A trend as a Markdown page: the grid of clauses by version, where each changed, the profiles each version
@@ -15,6 +16,11 @@ const CELL: Record<ClauseStatus, string> = {
   'not-judged': 'not judged',
   observed: 'observed',
 };
+
+const KIND_WORDS = new Map(KINDS);
+
+/** A reason cut to what a table's cell holds. */
+const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 const cellOf = (status: ClauseStatus | undefined) => (status === undefined ? 'absent' : CELL[status]);
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -57,10 +63,18 @@ function firstChanges(t: Trend): string[] {
   const changed = t.rows.filter((r) => r.changes.length > 0);
   if (changed.length === 0) return ['No clause changed its outcome between the versions.'];
   return [
-    ...head(['clause', 'first changed at', 'from', 'to', 'changes in all']),
-    ...changed.map((r) =>
-      row([markdownCode(r.id, true), markdownText(r.changes[0].at), cellOf(r.changes[0].from), cellOf(r.changes[0].to), String(r.changes.length)]),
-    ),
+    ...head(['clause', 'first changed at', 'from', 'to', 'how', 'changed again at']),
+    ...changed.map((r) => {
+      const [first, ...later] = r.changes;
+      return row([
+        markdownCode(r.id, true),
+        markdownText(first.at),
+        cellOf(first.from),
+        cellOf(first.to),
+        markdownText(`${KIND_WORDS.get(first.kind) ?? first.kind}${first.why ? `: ${cut(first.why)}` : ''}`),
+        markdownText(later.map((c) => `${c.at} (${KIND_WORDS.get(c.kind) ?? c.kind})`).join(', ')),
+      ]);
+    }),
   ];
 }
 

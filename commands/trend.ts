@@ -1,6 +1,7 @@
 import { compareVersions, parseVersion } from '../harness/config/version-range.ts';
-import type { ClauseStatus } from '../reporters/conformance-result.ts';
-import type { ConformanceReport } from '../reporters/conformance-result.ts';
+import type { ChangeKind } from '../reporters/change.ts';
+import type { ClauseStatus, ConformanceReport } from '../reporters/conformance-result.ts';
+import { classify, whyOf } from '../reporters/diff.ts';
 
 // A product's conformance over its versions, from one report per run: each clause's status at each version,
 // where it changed, the profiles each version meets, and the known deviations each rests on. A pure function
@@ -25,8 +26,11 @@ export interface TrendRow {
   title: string;
   /** The status at each column, in the columns' order; undefined where the run did not have the clause. */
   statuses: (ClauseStatus | undefined)[];
-  /** Each version at which the status differs from the column before it, oldest first. */
-  changes: { at: string; from?: ClauseStatus; to?: ClauseStatus }[];
+  /**
+   * Each version at which the outcome differs from the column before it, oldest first, as `diff` tells a change:
+   * another status, or the same failure with other violations, or another observation; and why, in its words.
+   */
+  changes: { at: string; from?: ClauseStatus; to?: ClauseStatus; kind: ChangeKind; why?: string }[];
 }
 
 export interface TrendDeviation {
@@ -98,17 +102,27 @@ function columnsOf(runs: Judged[]): TrendColumn[] {
   });
 }
 
+/** The first run of the release before column i's: of two runs of one release, the first is the plain one. */
+function previousRelease(columns: TrendColumn[], i: number): number {
+  let j = i - 1;
+  while (j > 0 && columns[j - 1].version === columns[j].version) j--;
+  return j;
+}
+
 function rowsOf(reports: ConformanceReport[], columns: TrendColumn[]): TrendRow[] {
   const ids = [...new Set(reports.flatMap((r) => r.clauses.map((c) => c.id)))];
   const byId = reports.map((r) => new Map(r.clauses.map((c) => [c.id, c])));
   return ids.map((id) => {
     const any = byId.find((m) => m.has(id))!.get(id)!;
-    const statuses = byId.map((m) => m.get(id)?.status);
-    const changes = statuses.flatMap((to, i) => {
-      const from = statuses[i - 1];
-      // A second run of one version is another configuration, not a later release.
-      if (i === 0 || from === to || columns[i].version === columns[i - 1].version) return [];
-      return [{ at: columns[i].label, from, to }];
+    const clauses = byId.map((m) => m.get(id));
+    const statuses = clauses.map((c) => c?.status);
+    const changes = clauses.flatMap((after, i) => {
+      // A second run of one version is another configuration, not a later release: compared apart (pairsOf).
+      const before = clauses[previousRelease(columns, i)];
+      const kind = i === 0 || columns[i].version === columns[i - 1].version ? undefined : classify(before, after);
+      if (kind === undefined) return [];
+      const why = whyOf(kind, after, before);
+      return [{ at: columns[i].label, from: before?.status, to: after?.status, kind, ...(why === undefined ? {} : { why }) }];
     });
     return { id, level: any.level, title: any.title, statuses, changes };
   });

@@ -65,7 +65,7 @@ export function classify(before: ClauseResult | undefined, after: ClauseResult |
 /** Observation changes named in one line: the first few, and how many more. */
 const OBSERVATION_LINES = 3;
 
-function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
+export function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
   if (kind === 'evidence-changed' && before && after) {
     // The violation that makes the difference, not the first one, which both runs may share.
     const changed = changedViolation(before, after);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { handleSignals, isInterrupted, log, run } from './supervisor.ts';
-import { pageArgs, NOTES, PAGE, ROOT, RUNS } from './sweep-page.ts';
+import { NOTES, type Outcome, PAGE, pageArgs, ROOT, RUNS, STRICT, sweepNotes } from './sweep-page.ts';
 import { type Run, startRun } from './unleash.ts';
 
 const USAGE = `usage: npm run sweep:unleash -- [<version> ...] [--page]
@@ -17,18 +17,8 @@ docs/unleash/notes.md, and the page docs/unleash/versions.md is drawn from them 
 
 /** The releases of unleash-server on npm that have the two endpoints, and 4.2.2, which has no invite-link route. */
 export const RELEASES = ['4.2.2', '4.19.5', '5.6.0', '5.8.2', '5.11.3', '5.12.8', '6.3.0', '6.4.1', '6.6.0', '6.10.1', '7.4.1', '7.5.1', '7.6.5', '8.2.0'];
-const STRICT = '8.2.0';
 
 const COMMAND = path.join(ROOT, 'bin', 'admin-api-conformance.js');
-
-interface Outcome {
-  label: string;
-  node?: string;
-  exitCode?: number;
-  missing: string[];
-  /** Why the release could not be judged here. */
-  problem?: string;
-}
 
 const nodeVersion = (bin: string | undefined) => (bin ? execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim() : undefined);
 
@@ -49,14 +39,6 @@ function record(outcome: Outcome): Outcome {
   if (outcome.problem !== undefined) rmSync(path.join(folder, 'conformance.json'), { force: true });
   writeFileSync(path.join(folder, 'sweep.json'), `${JSON.stringify(outcome, null, 2)}\n`);
   return outcome;
-}
-
-/** Every release's outcome kept, oldest first. */
-function kept(): Outcome[] {
-  return readdirSync(RUNS)
-    .filter((label) => existsSync(path.join(RUNS, label, 'sweep.json')))
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-    .map((label) => JSON.parse(readFileSync(path.join(RUNS, label, 'sweep.json'), 'utf8')) as Outcome);
 }
 
 async function judge(version: string, strict: boolean): Promise<Outcome> {
@@ -84,32 +66,9 @@ async function judge(version: string, strict: boolean): Promise<Outcome> {
   }
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
-
-/** The notes the page opens with: how the sweep ran, each release's Node.js, what it could not be given, and what could not run. */
-function notes(outcomes: Outcome[]): string {
-  return [
-    'Drawn by `npm run sweep:unleash` (targets/unleash/sweep.ts), which installs each release of `unleash-server`',
-    'from npm, starts it on its own PostgreSQL 15 with the Node.js its `engines` field asks for, provisions every',
-    'input the release can give through its own API, and runs the suite with the claim the Unleash tooling prints',
-    'for it (`npm run target:unleash -- <version>`), the version read from the target',
-    '(`CONFORMANCE_READ_PRODUCT_VERSION=unleash`) and the known deviations of',
-    '[targets/unleash/deviations.yaml](../../targets/unleash/deviations.yaml), each of which names its versions.',
-    `The page itself is \`admin-api-conformance trend\` of the runs kept in [runs/](runs/); ports are written as 4242.`,
-    `The run \`${STRICT}-strict-schema\` is ${STRICT} with Unleash's own strict response validation`,
-    "(`UNLEASH_STRICT_SCHEMA_VALIDTION=true`, sic), which answers 500 where an answer breaks Unleash's own schema: the",
-    'section "Two runs of one version" compares, clause by clause, where that second oracle and this suite agree.',
-    '',
-    '| release | Node.js | exit code | not provided by this release |',
-    '|---|---|---|---|',
-    ...outcomes.map(
-      (o) => `| ${o.label} | ${o.node ?? ''} | ${o.problem ? `not judged: ${cell(o.problem.split('\n')[0])}` : o.exitCode} | ${cell(o.missing.join('; '))} |`,
-    ),
-    '',
-  ].join('\n');
-}
-
+/** The notes, made from the runs kept, then the page drawn by trend from them. */
 async function drawPage(): Promise<number> {
+  writeFileSync(NOTES, sweepNotes());
   const { code } = await run(process.execPath, [COMMAND, 'trend', ...pageArgs(), '--out', path.relative(ROOT, PAGE)], { cwd: ROOT, stdio: 'inherit' });
   return code;
 }
@@ -122,7 +81,6 @@ async function main(argv: string[]): Promise<number> {
   const versions = argv.length > 0 ? argv : RELEASES;
   for (const version of versions) if (!isInterrupted()) await judge(version, false);
   if (versions.includes(STRICT) && !isInterrupted()) await judge(STRICT, true);
-  writeFileSync(NOTES, notes(kept()));
   const code = await drawPage();
   log(`the sweep of ${versions.length} releases took ${((Date.now() - started) / 60_000).toFixed(1)} minutes (wall time)`);
   return code;
