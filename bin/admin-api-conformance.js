@@ -47,6 +47,10 @@ Usage:
                                                          bundles, verified first); 1 when anything regressed, 0 otherwise;
                                                          --old-document/--new-document FILE: a report's text of the document,
                                                          for runs judged by two texts (a bundle carries its own)
+  admin-api-conformance trend <run>... [--format markdown|json] [--title T] [--notes FILE] [--out FILE]
+                                                         a product's conformance over its versions: every clause at every
+                                                         version each run names (read or stated), where it first changed,
+                                                         the profiles each meets, the known deviations; 2 a run unreadable
   admin-api-conformance document [<file>]                check the document's tables (default the copy shipped) against the
                                                          contracts row by row; 0 they agree, 1 rows differ, 2 not the document
   admin-api-conformance history <file> [--target <name>] [--clause <id>] [--profile <name>]
@@ -307,7 +311,7 @@ function baseUrlGiven(args) {
   return rest;
 }
 
-const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'history', 'reference', 'serve', 'help'];
+const COMMANDS = ['run', 'merge', 'verify', 'diff', 'document', 'history', 'trend', 'reference', 'serve', 'help'];
 
 /**
  * The options of `playwright test` (its --help, which a self-test compares with this list), and whether each takes a
@@ -372,7 +376,7 @@ function unknownCommand(word) {
   const meant = files?.closest(word, COMMANDS);
   if (meant !== undefined) return refuse(`unknown command "${word}"; did you mean "${meant}"?`);
   return refuse(
-    `unknown command "${word}": the commands are run, merge, verify, diff, document, history, reference, serve and help, and come first; Playwright's test filters go after --`,
+    `unknown command "${word}": the commands are run, merge, verify, diff, document, history, trend, reference, serve and help, and come first; Playwright's test filters go after --`,
   );
 }
 
@@ -407,7 +411,7 @@ function main(argv) {
 }
 
 /**
- * Runs one of the suite's own commands (verify, merge, diff, document, history, reference, serve) in this process: a clone loads their
+ * Runs one of the suite's own commands (verify, merge, diff, document, history, trend, reference, serve) in this process: a clone loads their
  * TypeScript through tsx (a development dependency of a clone), the installed package its build.
  */
 function runModule(name, args) {

@@ -1,5 +1,5 @@
 import { visible } from '../harness/files/visible.ts';
-import { claimText, headline } from '../reporters/sections.ts';
+import { claimText, headline, productText } from '../reporters/sections.ts';
 import type { Verification } from '../readers/verify.ts';
 
 // What `verify` prints, as a pure function of its result. Every line may quote the bundle, which anyone can
@@ -35,6 +35,8 @@ export function verifyOutput(result: Verification, anyway: boolean, signed = fal
   const lines = [
     `Bundle of ${manifest?.target.name} (${manifest?.target.baseUrl}), made ${manifest?.createdAt} by ${manifest?.suite.name} ${manifest?.suite.version}, contracts ${manifest?.suite.contractsHash}`,
   ];
+  // The version the verdict holds for, and whether it was read from the target or stated.
+  if (manifest?.product) lines.push(`  product: ${productText(manifest.product)}`);
   // A bundle a replay wrote holds another bundle's exchanges: said at once, so that none takes it for a run's own.
   if (manifest?.replayOf) lines.push(`  a replay of the evidence bundle ${manifest.replayOf}: its exchanges are that bundle's, asked of no target by this run`);
   const done = (exitCode: number) => ({ lines: lines.map(printable), exitCode });

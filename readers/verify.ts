@@ -99,6 +99,7 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     runStatus: 'passed',
     runErrors: problem === undefined ? [] : [`conformance run stopped: ${problem}`],
     deviations: bundle.facts.deviations,
+    deviationsSetAside: bundle.facts.deviationsSetAside,
     today: manifest.judgedOn,
     requests: bundle.facts.requests,
     shard,

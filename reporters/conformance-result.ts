@@ -50,6 +50,8 @@ export interface RunMeta {
   /** Errors outside any test (configuration, global setup, web server). */
   runErrors: string[];
   deviations: KnownDeviation[];
+  /** Deviations of the file that name versions the product's is not in, or not known to be in: they excuse nothing. */
+  deviationsSetAside?: { clause: string; versions: string }[];
   /** The day the run is judged on, for deviation expiry (YYYY-MM-DD). */
   today: string;
   requests?: { count: number; methods: string[] };
@@ -117,6 +119,8 @@ export interface ConformanceReport {
   /** What each placeholder of a curl line stands for, so that a copied line sends the same request. */
   placeholders?: Placeholder[];
   clauses: ClauseResult[];
+  /** Deviations of the file that name versions the product's is not in, or not known to be in: they excuse nothing. */
+  deviationsSetAside?: { clause: string; versions: string }[];
   requests?: RunMeta['requests'];
   shard?: string;
   consistency?: Consistency;
@@ -254,6 +258,7 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     claim,
     placeholders: meta.placeholders,
     clauses,
+    ...(meta.deviationsSetAside?.length && { deviationsSetAside: meta.deviationsSetAside }),
     requests: meta.requests,
     shard: meta.shard,
     consistency: meta.consistency,

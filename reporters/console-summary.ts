@@ -88,6 +88,11 @@ export function consoleSummary(report: ReportView, files: string[]): string {
     lines.push(`  deviation no longer needed  ${c.id}: it passes now; remove it from the deviations file`);
   for (const c of report.clauses.filter((c) => c.deviation?.state === 'expired'))
     lines.push(`  deviation expired  ${c.id} (expired ${c.deviation!.expires}): the failure counts again`);
+  const version = report.product?.version;
+  for (const d of report.deviationsSetAside ?? [])
+    lines.push(
+      `  deviation set aside  ${d.clause}: it names versions ${t(d.versions)}, and ${version ? `the product's version ${t(version)} is not in them` : "the product's version is not known (state it, or read it: CONFORMANCE_READ_PRODUCT_VERSION)"}`,
+    );
   // What the claim covers is listed; a clause of a profile the run did not claim is counted, its profile named by the claim line.
   const notExercised = report.clauses.filter((c) => c.status === 'not-exercised' && c.level === 'MUST');
   const claimed = new Set(claimedClauses(notExercised, report.claim).map((c) => c.id));

@@ -34,6 +34,10 @@ export function changeText(c: ClauseChange, several: boolean): string {
   return `${where}${c.id} (${c.level}, ${statuses})${c.why ? `: ${c.why}` : ''}`;
 }
 
+/** A target whose product version differs between the runs, in words. */
+const versionLine = (v: NonNullable<RunDiff['productVersions']>[number], several: boolean) =>
+  `the product's version${several ? ` of ${v.target}` : ''}: ${v.old ?? 'not known'} then ${v.new ?? 'not known'}; a change may be the new version's`;
+
 /** A row the new text of the document changed, and the clauses that rest on it. */
 const rowLine = (row: RowChange) => `${rowChangeText(row)}${row.clauses.length > 0 ? `; touches ${row.clauses.join(', ')}` : '; no clause judges it'}`;
 
@@ -46,6 +50,7 @@ export function diffText(diff: RunDiff): string[] {
   const lines = [headline(diff), `  old: ${diff.old.source}`, `  new: ${diff.new.source}`];
   if (diff.otherTarget) lines.push(`  warning: ${diff.otherTarget}`);
   for (const line of diff.judgeChanged) lines.push(`  another judge, ${line}: a change may be the judge's, not the target's`);
+  for (const v of diff.productVersions ?? []) lines.push(`  ${versionLine(v, several)}`);
   for (const row of diff.documentRows ?? []) lines.push(`    row ${rowLine(row)}`);
   // One target's verdict is always shown; of several, those that changed.
   for (const before of diff.old.verdicts) {
@@ -70,6 +75,7 @@ export function diffMarkdown(diff: RunDiff): string {
   const out = [`### ${markdownText(headline(diff))}`, '', `Old: ${markdownCode(diff.old.source)} · new: ${markdownCode(diff.new.source)}`, ''];
   if (diff.otherTarget) out.push(`> **Warning:** ${markdownText(diff.otherTarget)}.`, '');
   for (const line of diff.judgeChanged) out.push(`> Another judge, ${markdownText(line)}: a change may be the judge's, not the target's.`, '');
+  for (const v of diff.productVersions ?? []) out.push(`> ${markdownText(versionLine(v, several))}.`, '');
   for (const row of diff.documentRows ?? []) out.push(`- row ${markdownText(rowLine(row))}`);
   if ((diff.documentRows ?? []).length > 0) out.push('');
   for (const u of diff.unpaired) out.push(`- ${markdownText(u.target)}: only in the ${u.in} run, not compared`);

@@ -29,6 +29,8 @@ export interface RunDiff {
   otherTarget?: string;
   /** The rows the new text of the document changed, when the runs were judged by two texts and both were at hand. */
   documentRows?: RowChange[];
+  /** The targets whose product version differs between the runs (read or stated): a change may be the product's new release. */
+  productVersions?: { target: string; old?: string; new?: string }[];
   /** Targets of one run only, by name: not compared. */
   unpaired: { target: string; in: 'old' | 'new' }[];
   changes: ClauseChange[];
@@ -54,7 +56,7 @@ export function classify(before: ClauseResult | undefined, after: ClauseResult |
 /** Observation changes named in one line: the first few, and how many more. */
 const OBSERVATION_LINES = 3;
 
-function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
+export function whyOf(kind: ChangeKind, after: ClauseResult | undefined, before: ClauseResult | undefined): string | undefined {
   if (kind === 'evidence-changed' && before && after) {
     // The violation that makes the difference, not the first one, which both runs may share.
     const changed = changedViolation(before, after);
@@ -168,8 +170,10 @@ export function diffRuns(
   const compared = documents !== undefined && 'rows' in documents && a.document !== b.document ? documents : undefined;
   const changes: ClauseChange[] = [];
   let unchanged = 0;
+  const productVersions: NonNullable<RunDiff['productVersions']> = [];
   for (const [before, after] of matched.pairs) {
     const target = after.target.name;
+    if (before.product?.version !== after.product?.version) productVersions.push({ target, old: before.product?.version, new: after.product?.version });
     const earlier = new Map(before.clauses.map((c) => [c.id, c]));
     const later = new Map(after.clauses.map((c) => [c.id, c]));
     for (const id of [...new Set([...earlier.keys(), ...later.keys()])]) {
@@ -193,6 +197,7 @@ export function diffRuns(
     judgeChanged,
     ...(otherTarget && { otherTarget }),
     ...(compared && { documentRows: compared.rows }),
+    ...(productVersions.length > 0 && { productVersions }),
     unpaired: matched.unpaired,
     changes,
     unchanged,

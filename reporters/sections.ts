@@ -45,6 +45,7 @@ type VerdictFacts = {
   verdict: keyof typeof VERDICT_LABEL;
   interrupted?: true;
   target?: { embedded: boolean };
+  product?: ProductFacts;
   summary: { must: { knownDeviations: number; notJudged?: number } };
   claim?: Claim;
 };
@@ -110,7 +111,8 @@ export const EMBEDDED_WORDS = 'embedded reference target, not a deployment';
 /** The verdict in words, the same in every rendering; known deviations are never hidden behind a plain pass. */
 export function verdictText(report: VerdictFacts): string {
   const known = report.summary.must.knownDeviations;
-  const claimed = report.claim?.narrowed ? ` of the profiles claimed, ${report.claim.profiles.join(', ')}` : '';
+  // A pass holds for one version of the product: it is named wherever the version is known.
+  const claimed = `${report.claim?.narrowed ? ` of the profiles claimed, ${report.claim.profiles.join(', ')}` : ''}${report.verdict === 'pass' ? forVersion(report.product) : ''}`;
   const unexercised = report.verdict === 'partial' && report.claim ? unexercisedText(report.claim) : undefined;
   const interrupted = report.interrupted ? 'no verdict: the run was stopped before it ended; what it found before is listed below' : undefined;
   const text =
@@ -128,12 +130,36 @@ export function verdictText(report: VerdictFacts): string {
   return report.target?.embedded ? `${text} (${EMBEDDED_WORDS})` : text;
 }
 
-/** The product under test in words, as its vendor states it; the same in every rendering. */
-export function productText(product: { name: string; version?: string; vendor?: string; contact?: string } | undefined): string {
+/** The product as a report holds it: as stated, and its version as stated or read from the target. */
+type ProductFacts = {
+  name: string;
+  version?: string;
+  vendor?: string;
+  contact?: string;
+  versionFrom?: 'stated' | 'read';
+  read?: { request: string; version?: string; stated?: string; problem?: string };
+};
+
+/** ", for Unleash 8.2.0 (version read from the target)": what a pass holds for, when the version is known. */
+const forVersion = (product: ProductFacts | undefined) =>
+  product?.version ? `, for ${product.name} ${product.version} (version ${product.versionFrom === 'read' ? 'read from the target' : 'as stated'})` : '';
+
+/** Where the version comes from, in words: read (by a request outside the document, never judged) or stated. */
+function versionSource(product: ProductFacts): string {
+  const read = product.read;
+  if (read === undefined) return product.version ? ' (version as stated)' : '';
+  const request = `${read.request}, a request outside the document, recorded as a fact and never judged`;
+  if (read.version === undefined)
+    return ` (${product.version ? 'version as stated; ' : ''}its version could not be read from the target: ${request}: ${read.problem})`;
+  return ` (version read from the target: ${request}${read.stated ? `; the settings state ${read.stated}` : ''})`;
+}
+
+/** The product under test in words, as its vendor states it and its version as stated or read; the same in every rendering. */
+export function productText(product: ProductFacts | undefined): string {
   if (!product) return 'not stated (a product: block in the target file, or CONFORMANCE_PRODUCT_NAME and _VERSION, _VENDOR, _CONTACT)';
   const vendor = product.vendor ? ` by ${product.vendor}` : '';
   const contact = product.contact ? `; contact: ${product.contact}` : '';
-  return `${product.name}${product.version ? ` ${product.version}` : ''}${vendor}${contact}`;
+  return `${product.name}${product.version ? ` ${product.version}` : ''}${versionSource(product)}${vendor}${contact}`;
 }
 
 /**

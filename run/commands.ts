@@ -3,6 +3,7 @@ import { diffCommand } from '../commands/diff-command.ts';
 import { documentCommand } from '../commands/document-command.ts';
 import { historyCommand } from '../commands/history-command.ts';
 import { mergeCommand } from '../commands/merge-command.ts';
+import { trendCommand } from '../commands/trend-command.ts';
 import { verifyCommand } from '../commands/verify-command.ts';
 import { forTheLog } from '../harness/files/visible.ts';
 import { SILENT } from './output.ts';
@@ -35,6 +36,9 @@ export const document = async (args: string[], io?: Partial<CommandIO>): Promise
 /** `history FILE [--target NAME] [--clause ID] [--profile NAME]`: 1 when a clause regressed in a target's last run, 0 otherwise, 2 the file unreadable. */
 export const history = async (args: string[], io?: Partial<CommandIO>): Promise<number> => historyCommand(args, ioOf(io));
 
+/** `trend <run>… [--format markdown|json] [--title T] [--notes FILE] [--out FILE]`: a product's conformance over its versions; 0 drawn, 2 a run unreadable or naming no version. */
+export const trend = async (args: string[], io?: Partial<CommandIO>): Promise<number> => trendCommand(args, ioOf(io));
+
 /**
  * `reference [--port N] [<fault or valid variant>] [--list]`: the reference implementation served on loopback until
  * `io.signal` aborts; 0 once stopped, 2 for a mistake (an unknown name, a port it cannot listen on).
@@ -50,6 +54,6 @@ export const serve = (args: string[], io?: Partial<ServeIO>): Promise<number> =>
   serveCommand(args, { ...ioOf(io), signal: io?.signal, listening: io?.listening });
 
 /** The commands by name, as the command line runs them. */
-export const COMMANDS = { verify, merge, diff, document, history, reference, serve } as const;
+export const COMMANDS = { verify, merge, diff, document, history, trend, reference, serve } as const;
 
 export { refuseCommandLine } from './engine.ts';

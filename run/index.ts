@@ -8,4 +8,4 @@ export type { Output } from './output.ts';
 export type { CommandIO } from '../commands/command-io.ts';
 export type { ConformanceReport, ClauseResult, Verdict } from '../reporters/conformance-result.ts';
 export type { MatrixReport } from '../reporters/matrix-result.ts';
-export { verify, merge, diff, document } from './commands.ts';
+export { verify, merge, diff, document, trend } from './commands.ts';

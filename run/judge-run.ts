@@ -25,6 +25,7 @@ import { replayedRecording } from '../harness/evidence/replay-bundle.ts';
 import type { ClauseRun } from '../harness/judging/verdicts.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
+  const versionPath = config.readVersion?.path;
   const requests = recording.exchanges.map((e) => ({
     method: e.request.method,
     path: e.request.path,
@@ -33,6 +34,7 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunF
     durationMs: e.durationMs,
     bodyBytes: e.bodyBytes,
     failure: e.failure,
+    ...(e.request.path === versionPath && e.request.credential === 'admin' ? { outsideDocument: 'product-version' as const } : {}),
   }));
   const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
   makeFolder(config.reportDir);

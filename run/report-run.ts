@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TargetConfig } from '../harness/config/config.ts';
+import { applicableDeviations } from '../harness/config/deviations.ts';
 import { slug } from '../harness/config/targets.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
 import { contractsHash } from '../harness/contracts/contracts.ts';
@@ -63,7 +64,8 @@ function factsOf(config: TargetConfig): RunFacts {
     target: { name: config.name, baseUrl: config.baseUrl, embedded: config.embedded },
     startedAt: new Date().toISOString(),
     requests: { count: 0, methods: [] },
-    deviations: config.deviations,
+    // No version was read: the deviations are those of the version stated, if any.
+    deviations: applicableDeviations(config.deviations, config.product?.version).applied,
     product: config.product,
   };
 }
@@ -109,6 +111,7 @@ function reportOf(config: TargetConfig, judged: TargetJudgement | undefined, end
       ...(end.status === 'interrupted' ? ['the run was interrupted (a signal, or the first failure with -x)'] : []),
     ],
     deviations: facts.deviations,
+    deviationsSetAside: facts.deviationsSetAside,
     today,
     requests: facts.requests,
     consistency: facts.consistency,

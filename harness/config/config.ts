@@ -10,7 +10,7 @@ import { parseClaim } from './claim.ts';
 import { deviationsOf, type KnownDeviation } from './deviations.ts';
 import { checkTargetSettings, embeddedTarget, type TargetIdentity } from './embedded.ts';
 import { parseNetwork } from './network-settings.ts';
-import { productOf, type Product } from './product.ts';
+import { productOf, versionReaderOf, type Product, type VersionReader } from './product.ts';
 import { foldersOf } from './report-folder.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { signingOf } from './signing.ts';
@@ -35,6 +35,8 @@ export interface TargetConfig extends TargetIdentity, Bounds {
   network: NetworkSettings;
   /** The product under test as the vendor states it, when it does. */
   product?: Product;
+  /** Where to read the product's version from the target, when asked (CONFORMANCE_READ_PRODUCT_VERSION). */
+  readVersion?: VersionReader;
   /** A folder to write the evidence bundle to, instead of evidence.tar.gz beside the reports (CONFORMANCE_EVIDENCE_DIR). */
   evidenceDir?: string;
   /** Where the target publishes its OpenAPI description, to be fetched and compared with the document (CONFORMANCE_OPENAPI_PATH). */
@@ -93,6 +95,7 @@ export function targetConfig(settings: Settings, entry: TargetEntry): TargetConf
     notices,
     network,
     product,
+    readVersion: versionReaderOf(source),
     openapiPath: parseOpenapiPath(source.CONFORMANCE_OPENAPI_PATH),
     evidenceDir,
     claim: parseClaim(source.CONFORMANCE_CLAIM),

@@ -5,6 +5,7 @@ import { ConfigError } from '../files/config-error.ts';
 import { yamlContent } from '../files/yaml-file.ts';
 import { namedFile, type NamedFiles } from './named-files.ts';
 import type { Source } from './sources.ts';
+import { parseRange, satisfies } from './version-range.ts';
 
 /** A clause a target is known to break, accepted for a reason and, where given, until a date. */
 export interface KnownDeviation {
@@ -13,6 +14,8 @@ export interface KnownDeviation {
   link?: string;
   /** ISO date (YYYY-MM-DD); from that day on the deviation no longer excuses a failure. */
   expires?: string;
+  /** The product versions it applies to, a semantic-version range (version-range.ts); absent, every version. */
+  versions?: string;
 }
 
 /** Whether a YYYY-MM-DD text names a day of the calendar (2027-02-30 does not). */
@@ -31,9 +34,10 @@ export function deviationsOf(source: Source, cwd: string, files: NamedFiles): Kn
   return file === undefined ? [] : parseDeviations(yamlContent(namedFile(files, file), file, 'the deviations file'), file);
 }
 
-/** A known-deviations file's content: `deviations:` a list of { clause, reason, link, expires }, checked against its schema. */
+/** A known-deviations file's content: `deviations:` a list of { clause, reason, link, expires, versions }, checked against its schema. */
 function parseDeviations(content: unknown, file: string): KnownDeviation[] {
-  const read = check<{ deviations: KnownDeviation[] }>(schemaFile('deviations.schema.json'), content);
+  // A deviations file holds no secret: a key it does not know is quoted, so that it can be found.
+  const read = check<{ deviations: KnownDeviation[] }>(schemaFile('deviations.schema.json'), content, { keysNamed: true });
   if (!read.ok) throw new ConfigError(`the deviations file ${file}: ${read.errors.join('; ')}`);
   const entries = read.value.deviations;
   const known = new Set(loadCatalogue().map((c) => c.id));
@@ -41,8 +45,44 @@ function parseDeviations(content: unknown, file: string): KnownDeviation[] {
     const where = `${file}, deviation ${i + 1}`;
     if (!known.has(e.clause)) throw new ConfigError(`${where}: "${e.clause}" is not a clause id of contracts/clauses.yaml`);
     if (e.expires !== undefined && !isCalendarDate(e.expires)) throw new ConfigError(`${where}: expires ${e.expires} is not a day of the calendar`);
+    if (e.versions !== undefined) rangeOf(e.versions, where);
   });
-  const repeated = entries.find((e, i) => entries.findIndex((o) => o.clause === e.clause) !== i);
+  // A clause may be listed once for each range of versions, never twice for one version.
+  const repeated = entries.find((e, i) =>
+    entries.some((o, j) => j < i && o.clause === e.clause && (o.versions === undefined || e.versions === undefined || o.versions === e.versions)),
+  );
   if (repeated) throw new ConfigError(`the deviations file ${file} lists ${repeated.clause} twice`);
   return entries;
+}
+
+function rangeOf(versions: string, where: string) {
+  try {
+    return parseRange(versions);
+  } catch (error) {
+    throw new ConfigError(`${where}: versions "${versions}" is not a range of versions: ${(error as Error).message}`);
+  }
+}
+
+/** What the known deviations of a target come to once its product version is known, or is not. */
+export interface ApplicableDeviations {
+  /** The deviations that apply: those naming no versions, and those whose range holds the version. */
+  applied: KnownDeviation[];
+  /** Those that name versions the target's is not in; or, its version unknown, every one naming versions. */
+  setAside: KnownDeviation[];
+}
+
+/**
+ * The deviations that apply to `version`. A deviation that names versions applies only when the version is
+ * known and in its range: a version not known excuses nothing (no pass rests on a guess), and two entries for
+ * one clause, for two ranges, apply to one version at most, the first that holds it.
+ */
+export function applicableDeviations(deviations: KnownDeviation[], version: string | undefined): ApplicableDeviations {
+  const applied: KnownDeviation[] = [];
+  const setAside: KnownDeviation[] = [];
+  for (const d of deviations) {
+    const holds = d.versions === undefined || (version !== undefined && satisfies(version, parseRange(d.versions)));
+    if (holds && !applied.some((a) => a.clause === d.clause)) applied.push(d);
+    else setAside.push(d);
+  }
+  return { applied, setAside };
 }

@@ -24,6 +24,7 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   clientKey: 'CONFORMANCE_CLIENT_KEY',
   openapiPath: 'CONFORMANCE_OPENAPI_PATH',
   claim: 'CONFORMANCE_CLAIM',
+  readProductVersion: 'CONFORMANCE_READ_PRODUCT_VERSION',
 };
 
 /** A variable as a message names it: with its key in a target file, where it may have been given instead. */
@@ -77,7 +78,9 @@ export const PER_TARGET_VARIABLES = new Set(
   ),
 );
 // A staging network's certificate authority and client certificate usually serve all its targets alike, as a claim may.
-for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY', 'CONFORMANCE_CLAIM']) PER_TARGET_VARIABLES.delete(variable);
+// So may the reading of the product's version (CONFORMANCE_READ_PRODUCT_VERSION), where a fleet runs one product.
+for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY', 'CONFORMANCE_CLAIM', 'CONFORMANCE_READ_PRODUCT_VERSION'])
+  PER_TARGET_VARIABLES.delete(variable);
 
 const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 

@@ -9,5 +9,15 @@ export const REQUEST_LOG = 'requests.json';
 export interface RequestLog {
   startedAt: string;
   target: RunFacts['target'];
-  requests: { method: string; path: string; credential: string; status?: number; durationMs: number; bodyBytes: number; failure?: string }[];
+  requests: {
+    method: string;
+    path: string;
+    credential: string;
+    status?: number;
+    durationMs: number;
+    bodyBytes: number;
+    failure?: string;
+    /** Set on the request that read the product's version: outside the document, a fact recorded, never judged. */
+    outsideDocument?: 'product-version';
+  }[];
 }

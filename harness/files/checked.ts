@@ -43,17 +43,23 @@ function validatorOf(schemaFile: URL): ValidateFunction {
  * A key the schema does not know, quoted only as a misspelling of one it does: anything else may be a secret
  * written where a key goes (a token on a line of its own with a colon after it).
  */
-function unknownKey(at: string, key: string, parentSchema: unknown): string {
-  const properties = (parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-  const meant = closest(key, Object.keys(properties));
-  if (meant === undefined) return `${at} has a key it does not know (not shown, as it may be a secret)`;
-  return `${at} has an unknown key "${key}"; did you mean "${meant}"?`;
+function unknownKey(at: string, key: string, parentSchema: unknown, keysNamed: boolean): string {
+  const properties = Object.keys((parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+  const meant = closest(key, properties);
+  if (meant !== undefined) return `${at} has an unknown key "${key}"; did you mean "${meant}"?`;
+  if (keysNamed) return `${at} has an unknown key "${key}"; known keys: ${properties.join(', ')}`;
+  return `${at} has a key it does not know (not shown, as it may be a secret)`;
+}
+
+/** How a file's errors are told: `keysNamed` for a file that holds no secret (a deviations file), whose unknown keys are quoted. */
+export interface CheckOptions {
+  keysNamed?: boolean;
 }
 
 /** One error in words, without the value: where, and what the schema wanted. */
-export function describeSchemaError(error: ErrorObject): string {
+export function describeSchemaError(error: ErrorObject, options: CheckOptions = {}): string {
   const at = error.instancePath === '' ? 'the top level' : error.instancePath.slice(1).replace(/\//g, '.');
-  if (error.keyword === 'additionalProperties') return unknownKey(at, String(error.params.additionalProperty), error.parentSchema);
+  if (error.keyword === 'additionalProperties') return unknownKey(at, String(error.params.additionalProperty), error.parentSchema, options.keysNamed === true);
   if (error.keyword === 'required') return `${at} lacks "${error.params.missingProperty}"`;
   if (error.keyword === 'type' && error.data === null) return `${at} is empty`;
   if (error.keyword === 'type') return `${at} must be ${error.params.type === 'string' ? 'a string (quote it in YAML)' : `of type ${error.params.type}`}`;
@@ -70,10 +76,10 @@ function telling(errors: ErrorObject[]): ErrorObject[] {
 }
 
 /** The value, typed, once it conforms to the schema; otherwise the errors in words (at most three). */
-export function check<T>(schemaFile: URL, value: unknown): { ok: true; value: T } | { ok: false; errors: string[] } {
+export function check<T>(schemaFile: URL, value: unknown, options: CheckOptions = {}): { ok: true; value: T } | { ok: false; errors: string[] } {
   const validate = validatorOf(schemaFile);
   if (validate(value)) return { ok: true, value: value as T };
-  const errors = [...new Set(telling(validate.errors ?? []).map(describeSchemaError))];
+  const errors = [...new Set(telling(validate.errors ?? []).map((e) => describeSchemaError(e, options)))];
   return { ok: false, errors: errors.slice(0, 3) };
 }
 

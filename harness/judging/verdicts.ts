@@ -5,9 +5,10 @@
 import type { Clause } from '../contracts/catalogue.ts';
 import { digestOf, judgedByThisSuite, type JudgedBy } from '../contracts/run-identity.ts';
 import type { TargetConfig } from '../config/config.ts';
-import type { KnownDeviation } from '../config/deviations.ts';
+import { applicableDeviations, type KnownDeviation } from '../config/deviations.ts';
 import type { Product } from '../config/product.ts';
 import { visible, type Layout } from '../files/visible.ts';
+import { productOfRun } from '../recording/product-version.ts';
 import type { Recording } from '../recording/recording.ts';
 import { redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange } from '../transport/exchange.ts';
@@ -20,7 +21,10 @@ export interface RunFacts {
   target: { name: string; baseUrl: string; embedded: boolean; reportedVersion?: Record<string, string> };
   startedAt: string;
   requests: { count: number; methods: string[] };
+  /** The known deviations that apply to this target: those naming no versions, and those naming its product's. */
   deviations: KnownDeviation[];
+  /** Those of the deviations file that name versions the product's version is not in, or is not known to be in. */
+  deviationsSetAside?: { clause: string; versions: string }[];
   /** Repeat mode: whether every round was answered alike, and latencies. */
   consistency?: Consistency;
   /** The product under test, as its vendor states it. */
@@ -61,6 +65,8 @@ export function configurationFacts(config: TargetConfig): unknown {
       signupTokens: config.signupTokens.length,
       forbidden: config.forbidden.map((f) => [f.credential, f.operations]),
       openapiPath: config.openapiPath ?? null,
+      // Only when asked: the digest of every configuration that does not ask stays what it was.
+      ...(config.readVersion === undefined ? {} : { versionPath: config.readVersion.path }),
     },
     limits: { timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, repeat: config.repeat, concurrency: config.concurrency },
     deviations: config.deviations,
@@ -70,6 +76,8 @@ export function configurationFacts(config: TargetConfig): unknown {
 
 export function runFacts(config: TargetConfig, recording: Recording, secrets: Secrets, consistency?: Consistency): RunFacts {
   const { exchanges } = recording;
+  const product = productOfRun(config.product, config.readVersion, exchanges);
+  const { applied, setAside } = applicableDeviations(config.deviations, product?.version);
   return redactValue(
     {
       target: {
@@ -80,9 +88,10 @@ export function runFacts(config: TargetConfig, recording: Recording, secrets: Se
       },
       startedAt: recording.startedAt,
       requests: { count: exchanges.length, methods: [...new Set(exchanges.map((e) => e.request.method))] },
-      deviations: config.deviations,
+      deviations: applied,
+      ...(setAside.length === 0 ? {} : { deviationsSetAside: setAside.map((d) => ({ clause: d.clause, versions: d.versions! })) }),
       consistency,
-      product: config.product,
+      product,
       claim: config.claim,
       judgedBy: judgedByThisSuite(),
       configuration: digestOf(redactValue(configurationFacts(config), (text) => shown(text, secrets))),

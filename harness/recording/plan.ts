@@ -57,3 +57,10 @@ export function requestPlan(
  * target's own OpenAPI description, fetched without a token, as a published description is public.
  */
 export const descriptionRequest = (openapiPath: string): ExchangeRequest => get(openapiPath, 'none');
+
+/**
+ * The other request beyond the two operations, sent only when asked (CONFORMANCE_READ_PRODUCT_VERSION): where
+ * the product says its own version, with the admin token, as the product's own console asks it. Its answer is
+ * a fact about the product, recorded and never judged.
+ */
+export const versionRequest = (path: string): ExchangeRequest => get(path, 'admin');

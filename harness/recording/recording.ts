@@ -3,7 +3,7 @@ import type { Credential, Exchange, ExchangeRequest } from '../transport/exchang
 import { DecodedBodies } from '../transport/decoded-bodies.ts';
 import { send } from '../transport/http.ts';
 import { DIRECT, openNetwork } from '../transport/network.ts';
-import { descriptionRequest, makeRunSecrets, requestPlan, type RunSecrets } from './plan.ts';
+import { descriptionRequest, makeRunSecrets, requestPlan, versionRequest, type RunSecrets } from './plan.ts';
 import { SUITE_VERSION } from '../contracts/run-identity.ts';
 import { originOf, withinOriginBudget } from './politeness.ts';
 
@@ -74,7 +74,9 @@ export async function record(config: TargetConfig, stop?: AbortSignal): Promise<
   const tasks = Array.from({ length: config.repeat }, () => plan.map(sendUnlessStopped)).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.
   const described = config.openapiPath === undefined ? [] : [sendUnlessStopped(descriptionRequest(config.openapiPath!))];
-  const answers = await bounded([...tasks, ...described], config.concurrency).finally(() => network.close());
+  // So is the product's version, when asked for: through the same transport, within the same bounds.
+  const versioned = config.readVersion === undefined ? [] : [sendUnlessStopped(versionRequest(config.readVersion.path))];
+  const answers = await bounded([...tasks, ...described, ...versioned], config.concurrency).finally(() => network.close());
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
   return { recording: { run, startedAt, exchanges: [...rounds[0], ...answers.slice(tasks.length)] }, rounds };
 }

@@ -98,7 +98,7 @@ const MISTAKES: Mistake[] = [
       writeFileSync(file, `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nsignupTokens:\n  - b5f1c2d4e6a8091b2c3d4e5f60718293\n  -\n`);
       return { CONFORMANCE_TARGET: file };
     },
-    line: 'the target file $DIR/target.yaml: signupTokens.1 is empty; known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations, caFile, clientCert, clientKey, openapiPath, claim, product',
+    line: 'the target file $DIR/target.yaml: signupTokens.1 is empty; known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations, caFile, clientCert, clientKey, openapiPath, claim, readProductVersion, product',
   },
   {
     title: 'an unquoted Unleash admin token in the target file, which YAML reads as an alias',
@@ -117,7 +117,7 @@ const MISTAKES: Mistake[] = [
       writeFileSync(file, `baseUrl: ${url}\nadminToken: 0x1F\n`);
       return { CONFORMANCE_TARGET: file };
     },
-    line: 'the target file $DIR/target.yaml: adminToken must be a string (quote it in YAML); known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations, caFile, clientCert, clientKey, openapiPath, claim, product',
+    line: 'the target file $DIR/target.yaml: adminToken must be a string (quote it in YAML); known keys: name, baseUrl, adminToken, forbiddenToken, forbiddenTokenSignup, forbiddenTokenProjects, signupTokens, timeoutMs, maxBodyBytes, deviations, caFile, clientCert, clientKey, openapiPath, claim, readProductVersion, product',
   },
   {
     title: 'a report folder that is a file',

@@ -29,7 +29,7 @@ test('verify or a misspelt command from a clone without its development dependen
     const typo = runCommandFile(bin, ['verfiy', 'evidence.tar.gz']);
     expect([typo.exitCode, typo.stdout]).toEqual([2, '']);
     expect(typo.stderr.trim().split('\n'), typo.stderr).toEqual([
-      'admin-api-conformance: unknown command "verfiy": the commands are run, merge, verify, diff, document, history, reference, serve and help, and come first; Playwright\'s test filters go after --',
+      'admin-api-conformance: unknown command "verfiy": the commands are run, merge, verify, diff, document, history, trend, reference, serve and help, and come first; Playwright\'s test filters go after --',
     ]);
     // The same file in this repository, whose tsx is installed, finds the command meant: the clone lacks only tsx.
     expect(runCommandFile(path.join(PROJECT_ROOT, 'bin', 'admin-api-conformance.js'), ['verfiy']).stderr).toContain('did you mean "verify"?');

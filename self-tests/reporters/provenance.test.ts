@@ -39,7 +39,7 @@ test('the page, the summary and the closing block name the document and the prod
     expect(text).not.toContain('../shared/spec/admin-api.md');
     expect(text).not.toContain('read from');
     // Markdown escapes the @ of an address, so that it mentions no one on a code host.
-    expect(text.replace('\\@', '@')).toContain('Flagship 4.2.0 by Example Ltd; contact: conformance@example.invalid');
+    expect(text.replace('\\@', '@')).toContain('Flagship 4.2.0 (version as stated) by Example Ltd; contact: conformance@example.invalid');
   }
 });
 

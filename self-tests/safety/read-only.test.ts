@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
-import { recordingReference, withServer } from '../support/hostile-servers.ts';
+import { recordingReference, versionedReference, withServer } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 
 // Issue 4, part 4: a run sends GET requests only, to the two documented paths, and a bounded number of them.
@@ -45,5 +45,22 @@ test("asked for the target's OpenAPI description, a run sends one more GET, to t
       status: 'observed',
       evidence: { observations: { description: { path: '/docs/openapi.json', status: 200 }, differences: [] } },
     });
+  });
+});
+
+test("asked to read the product's version, a run sends one more GET, to Unleash's ui-config, with the admin token, and marks it outside the document", async () => {
+  await withServer(versionedReference(), async (server) => {
+    const run = await runSuite(referenceTargetEnv(server.url, { CONFORMANCE_READ_PRODUCT_VERSION: 'unleash' }));
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(server.seen.filter((r) => r.method !== 'GET')).toEqual([]);
+    const extra = server.seen.filter((r) => !DOCUMENTED.some((p) => p.test(r.path)));
+    expect(extra).toEqual([{ method: 'GET', path: '/api/admin/ui-config', authorization: REFERENCE_FIXTURES.adminToken }]);
+    expect(server.seen).toHaveLength(EXPECTED_REQUESTS + 1);
+    const log = JSON.parse(readFileSync(path.join(run.reportDir, 'requests.json'), 'utf8')) as { requests: { path: string; outsideDocument?: string }[] };
+    expect(log.requests.filter((r) => r.outsideDocument !== undefined)).toEqual([
+      expect.objectContaining({ path: '/api/admin/ui-config', outsideDocument: 'product-version' }),
+    ]);
+    // No clause quotes it: it is a fact about the product, never judged.
+    expect(JSON.stringify(run.report?.clauses)).not.toContain('ui-config');
   });
 });

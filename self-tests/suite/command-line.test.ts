@@ -23,7 +23,7 @@ test('a word that is no command names the nearest command, or every command when
     [['mrege', 'shards'], 'admin-api-conformance: unknown command "mrege"; did you mean "merge"?'],
     [
       ['clauses'],
-      `admin-api-conformance: unknown command "clauses": the commands are run, merge, verify, diff, document, history, reference, serve and help, and come first; Playwright's test filters go after --`,
+      `admin-api-conformance: unknown command "clauses": the commands are run, merge, verify, diff, document, history, trend, reference, serve and help, and come first; Playwright's test filters go after --`,
     ],
   ];
   for (const [args, line] of cases) {

@@ -114,6 +114,24 @@ export function recordingReference(): Promise<LoopbackServer> {
   return serveHttp(writeFaithful);
 }
 
+/**
+ * Faithful behaviour, and Unleash's answer to `GET /api/admin/ui-config` with the admin token: its configuration,
+ * `version` among it (`answer` gives another body, a status of its own, or nothing for 404).
+ */
+export function versionedReference(answer: { status?: number; body?: unknown } = {}): Promise<LoopbackServer> {
+  return serveHttp((req, res) => {
+    if (new URL(req.url ?? '/', 'http://loopback.invalid').pathname !== '/api/admin/ui-config') return writeFaithful(req, res);
+    const admin = req.headers.authorization === REFERENCE_FIXTURES.adminToken;
+    const body = answer.body ?? { version: '8.2.0', unleashUrl: 'http://127.0.0.1', authenticationType: 'open-source', flags: {} };
+    writeAnswer(
+      res,
+      admin ? (answer.status ?? 200) : 401,
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify(admin ? body : { message: 'no' })),
+    );
+  });
+}
+
 /** Sends a status line, headers and part of the body, then resets the connection. */
 export function resetMidBody(): Promise<LoopbackServer> {
   return serveRaw((socket) => {

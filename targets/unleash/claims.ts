@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { checkedReport, readJsonFile } from '../../readers/report-file.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { log, run } from './supervisor.ts';
+import { DEVIATIONS_FILE } from './deviations.ts';
 import type { Run } from './unleash.ts';
 
 // What a new user gets from a real deployment given its admin token alone (and its deviations file): with the
@@ -44,8 +45,8 @@ const EXPECTATIONS: Expectation[] = [
 function adminTokenOnly(target: Run, claim: string | undefined): string {
   const file: unknown = parse(readFileSync(target.targetFile, 'utf8'));
   if (file === null || typeof file !== 'object') throw new Error(`${target.targetFile} is not a target file`);
-  const kept = Object.fromEntries(Object.entries(file).filter(([k]) => ['name', 'baseUrl', 'adminToken', 'product'].includes(k)));
-  return `${JSON.stringify({ ...kept, deviations: path.join(target.folder, 'deviations.yaml'), ...(claim ? { claim: claim.split(',') } : {}) })}\n`;
+  const kept = Object.fromEntries(Object.entries(file).filter(([k]) => ['name', 'baseUrl', 'adminToken', 'product', 'readProductVersion'].includes(k)));
+  return `${JSON.stringify({ ...kept, deviations: DEVIATIONS_FILE, ...(claim ? { claim: claim.split(',') } : {}) })}\n`;
 }
 
 /** Runs each expectation against `target`; the ones that did not hold, in words. */
