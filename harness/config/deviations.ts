@@ -13,6 +13,10 @@ export interface KnownDeviation {
   link?: string;
   /** ISO date (YYYY-MM-DD); from that day on the deviation no longer excuses a failure. */
   expires?: string;
+  /** `flaky`: a quarantine, which excuses a clause that fails or is flaky (quarantine.ts); it must expire. */
+  kind?: 'flaky';
+  /** ISO date (YYYY-MM-DD): the day the deviation was accepted, for the quarantine's oldest debt. */
+  since?: string;
 }
 
 /** Whether a YYYY-MM-DD text names a day of the calendar (2027-02-30 does not). */
@@ -41,6 +45,7 @@ function parseDeviations(content: unknown, file: string): KnownDeviation[] {
     const where = `${file}, deviation ${i + 1}`;
     if (!known.has(e.clause)) throw new ConfigError(`${where}: "${e.clause}" is not a clause id of contracts/clauses.yaml`);
     if (e.expires !== undefined && !isCalendarDate(e.expires)) throw new ConfigError(`${where}: expires ${e.expires} is not a day of the calendar`);
+    if (e.since !== undefined && !isCalendarDate(e.since)) throw new ConfigError(`${where}: since ${e.since} is not a day of the calendar`);
   });
   const repeated = entries.find((e, i) => entries.findIndex((o) => o.clause === e.clause) !== i);
   if (repeated) throw new ConfigError(`the deviations file ${file} lists ${repeated.clause} twice`);
