@@ -113,10 +113,11 @@ export class Answers {
    * be read leaves each of them errored; an optional one (an archived list) only adds what it holds.
    */
   schema(name: 'public-signup-token' | 'projects'): Map<string, ClauseCheck> {
-    let checks = this.findings.get(name);
-    if (checks) return checks;
+    // Asked for every time, though judged once: each clause judged from the contract was judged from these answers.
     const required = name === 'projects' ? [this.projects()] : this.signupTokens.map((t) => t.exchange);
     const optional = name === 'projects' ? [this.projects('?archived=true'), this.projects('?archived=false')] : [];
+    let checks = this.findings.get(name);
+    if (checks) return checks;
     const bodies: ReadBody[] = [];
     for (const exchange of [...required, ...optional]) {
       const readable = this.readable(exchange);

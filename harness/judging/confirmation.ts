@@ -20,17 +20,21 @@ export interface ConfirmedClause {
   judged: ClauseCheck[];
 }
 
-/** The requests one clause was judged from: its check run alone on the recording, every answer it asked for. */
-export function requestsOf(recording: Recording, input: JudgeInput, check: Check): string[] {
-  const answers = new Answers(recording, input);
+/** The requests a clause was judged from: its check run again on the answers, every one it asked for. */
+function requestsOf(answers: Answers, check: Check): string[] {
+  answers.asked.clear();
   judgeClause(answers, check);
   return [...answers.asked];
 }
 
-/** The clauses that failed on the first recording, each with the requests it was judged from. */
+/**
+ * The clauses that failed on the first recording, each with the requests it was judged from. One reading of the
+ * answers for all of them: each body is read and each contract applied once, however many clauses failed.
+ */
 export function failedClauses(recording: Recording, input: JudgeInput, checks: Check[], first: ClauseCheck[]): { check: Check; keys: string[] }[] {
   const failed = new Set(first.filter((c) => c.outcome === 'failed').map((c) => c.clause));
-  return checks.filter((c) => failed.has(c.clause)).map((check) => ({ check, keys: requestsOf(recording, input, check) }));
+  const answers = new Answers(recording, input);
+  return checks.filter((c) => failed.has(c.clause)).map((check) => ({ check, keys: requestsOf(answers, check) }));
 }
 
 /** The requests to send again: every one a failed clause was judged from, once each, in the first recording's order. */

@@ -95,6 +95,14 @@ test('the bundle of a confirmed run verifies, and one whose confirmations were d
   const { target } = await served((base) => run(`${base}${expiredTokenEnabledSometimes().name}`, { confirm: 2 }));
   const files = readBundle(target.bundle!);
   expect(verifyBundle(files).differences).toEqual([]);
+  // Replayed, nothing sent, the bundle's confirmations are judged again as the run judged them.
+  const dir = scratch();
+  const replayed = await runConformance({ replay: target.bundle, cwd: dir, reportDir: path.join(dir, 'report') });
+  expect(replayed.exitCode).toBe(3);
+  expect(replayed.targets[0].report.clauses.find((c) => c.id === CLAUSE)).toMatchObject({
+    status: 'errored',
+    confirmation: { outcomes: ['failed', 'passed', 'failed'] },
+  });
   const exchanges = JSON.parse(files.get(EXCHANGES)!.toString('utf8'));
   const dropped = withFile(files, EXCHANGES, JSON.stringify({ ...exchanges, confirmations: undefined }));
   expect(verifyBundle(dropped).differences).toContain(`clause ${CLAUSE}: the bundle's report says errored, its exchanges give failed`);
