@@ -32,7 +32,9 @@ function usage() {
 Usage:
   admin-api-conformance [run] [<base URL>] [-- <playwright options>]
                                                          run the suite (the default); e.g. https://unleash.example.com
-                                                         (or --base-url URL; tokens from the environment), -- --grep @MUST
+                                                         (or --base-url URL; tokens from the environment), -- --grep @MUST;
+                                                         --confirm N: a failed clause's requests sent N more times, and
+                                                         a clause that fails only some of them is flaky, no verdict
   admin-api-conformance merge <shard report folder>...    merge the report folders of a run's shards (CONFORMANCE_SHARD,
                                                          or -- --shard=i/n) into the run's report, each target's report
                                                          checked against its evidence bundle; exit by its verdict;
@@ -302,6 +304,16 @@ function sharded(args) {
 }
 
 /**
+ * A failed clause's requests sent this many more times (--confirm N), taken as CONFORMANCE_CONFIRM=N: a clause
+ * that fails some of the time is flaky, no verdict. Playwright has no --confirm.
+ */
+function confirmed(args) {
+  const { value, rest } = takeOption(args, 'confirm', "how many more times to send a failed clause's requests, such as --confirm 2");
+  if (value !== undefined) process.env.CONFORMANCE_CONFIRM = value;
+  return rest;
+}
+
+/**
  * The base URL from the command line (`admin-api-conformance https://host`, `--base-url https://host`), taken as
  * CONFORMANCE_BASE_URL: the one setting that is no secret. Tokens come from the environment or a file only.
  */
@@ -394,7 +406,7 @@ function main(argv) {
   if (!COMMANDS.includes(command)) return unknownCommand(command);
   if (command === 'help') return void process.stdout.write(usage());
   const given = named ? ours.slice(1) : ours;
-  const rest = command === 'run' ? baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given) : given;
+  const rest = command === 'run' ? confirmed(baseUrlGiven(isUrl(given[0]) ? ['--base-url', ...given] : given)) : given;
   if (command !== 'run') return runModule(command, [...rest, ...passed]);
   const stray = strayArgument(rest, false) ?? strayArgument(passed, true);
   if (stray) return refuseRun(stray);

@@ -10,13 +10,15 @@ import { loadProfiles } from '../harness/contracts/profiles.ts';
 import { checkedFile, digestProblems, EXCHANGES, manifestOf, REPORTS, strangeFiles, type BundleFiles, type Manifest } from '../harness/evidence/bundle.ts';
 import { BundleError } from '../harness/evidence/bundle-error.ts';
 import { bundledDocument, documentProblems } from '../harness/evidence/bundle-document.ts';
-import { readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
+import { confirmationsOf, placeholderSecrets, readBundleRecording, recordingOf, type BundleRecording } from '../harness/evidence/bundle-recording.ts';
+import { confirmedRuns } from '../harness/judging/confirmation-evidence.ts';
+import { createSecrets } from '../harness/secrets/redact.ts';
 import { contractsHash } from '../harness/contracts/contracts.ts';
 import { specDocument } from '../harness/contracts/document.ts';
 import { judge } from '../harness/judging/judge.ts';
 import { preflightProblem } from '../harness/recording/preflight.ts';
 import { SUITE_VERSION } from '../harness/contracts/run-identity.ts';
-import { clauseRunOf, type RunFacts } from '../harness/judging/verdicts.ts';
+import { clauseRunOf, type ClauseRun, type RunFacts } from '../harness/judging/verdicts.ts';
 import { renderBadge } from '../reporters/badge.ts';
 import { renderCtrf } from '../reporters/ctrf.ts';
 import { buildConformanceReport, type ConformanceReport } from '../reporters/conformance-result.ts';
@@ -86,9 +88,9 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
   const catalogue = loadCatalogue();
   const recording = recordingOf(bundle);
   const problem = preflightProblem({ baseUrl: bundle.facts.target.baseUrl }, recording);
-  const outcomes = new Map(problem === undefined ? judge(recording, bundle.input, loadChecks()).map((c) => [c.clause, c.outcome]) : []);
-  const runs = catalogue.filter((c) => outcomes.has(c.id) && !leftOut.has(c.id)).map((c) => clauseRunOf(c, { outcome: outcomes.get(c.id)! }));
-  return buildConformanceReport(catalogue, runs, {
+  const judged = problem === undefined ? rejudgeClauses(bundle) : { runs: [] };
+  const runs = judged.runs.filter((r) => !leftOut.has(r.clause));
+  const report = buildConformanceReport(catalogue, runs, {
     suiteVersion: SUITE_VERSION,
     contractsHash: contractsHash(),
     document: specDocument(),
@@ -97,7 +99,7 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     startedAt: bundle.startedAt,
     durationMs: 0,
     runStatus: 'passed',
-    runErrors: problem === undefined ? [] : [`conformance run stopped: ${problem}`],
+    runErrors: problem === undefined ? (judged.problem === undefined ? [] : [judged.problem]) : [`conformance run stopped: ${problem}`],
     deviations: bundle.facts.deviations,
     deviationsSetAside: bundle.facts.deviationsSetAside,
     today: manifest.judgedOn,
@@ -107,6 +109,26 @@ export function rejudge(bundle: BundleRecording, manifest: Manifest, leftOut: Se
     profiles: loadProfiles(),
     claim: bundle.facts.claim,
   });
+  return report;
+}
+
+/** How a rejudged report names confirmations that confirm none of its failures: a difference of the bundle. */
+const CONFIRMATIONS_PROBLEM = "the bundle's confirmations: ";
+
+/**
+ * Every clause of a bundle judged again from its exchanges, each failure confirmed on the bundle's confirmations as
+ * the run confirmed it; `problem` when those are no confirmations of these failures.
+ */
+function rejudgeClauses(bundle: BundleRecording): { runs: ClauseRun[]; problem?: string } {
+  const catalogue = loadCatalogue();
+  const recording = recordingOf(bundle);
+  const checks = loadChecks();
+  const secrets = createSecrets(placeholderSecrets(bundle.input));
+  const first = judge(recording, bundle.input, checks);
+  const confirmed = confirmedRuns(catalogue, recording, bundle.input, checks, first, confirmationsOf(bundle), secrets);
+  // Statuses are what a bundle is held to: each run keeps its outcome and confirmation, its words are the run's own.
+  const runs = confirmed.runs.map((r) => ({ ...clauseRunOf(catalogue.find((c) => c.id === r.clause)!, { outcome: r.outcome }), confirmation: r.confirmation }));
+  return { runs, problem: confirmed.problem && `${CONFIRMATIONS_PROBLEM}${confirmed.problem}` };
 }
 
 /**
@@ -225,7 +247,13 @@ export function verifyBundle(files: BundleFiles, options: { anyway?: boolean; at
   return {
     manifest,
     refused: refusal,
-    differences: [...differences, ...statusDifferences(stated, rejudged), ...rendered, ...(attested?.differences ?? [])],
+    differences: [
+      ...differences,
+      ...rejudged.errors.filter((e) => e.startsWith(CONFIRMATIONS_PROBLEM)),
+      ...statusDifferences(stated, rejudged),
+      ...rendered,
+      ...(attested?.differences ?? []),
+    ],
     rejudged,
     leftOut,
     document,

@@ -11,6 +11,9 @@ import type { ClauseChange } from './change.ts';
 import type { ClauseHistory, HistoryAccount } from './history-account.ts';
 import { claimedClauses, claimOf, type Claim, type ProfileDefinition } from './claim.ts';
 import { countOf, type ClauseStatus, type Counts } from './counts.ts';
+import type { Confirmation } from '../harness/judging/confirmation-report.ts';
+import { isQuarantine } from '../harness/config/quarantine.ts';
+import { quarantineDebt, quarantineState, type QuarantineDebt } from './quarantine.ts';
 
 export type { ClauseRun, ClauseStatus, JudgedStatus };
 /**
@@ -90,6 +93,8 @@ export interface ClauseResult {
   transition?: ClauseHistory['transition'];
   /** Its outcomes in the earlier runs `history.runs` lists, for the page's strip. */
   recent?: ClauseHistory['recent'];
+  /** Set when its failure was confirmed (CONFORMANCE_CONFIRM): how often it failed, and the answers that differed side by side. */
+  confirmation?: Confirmation;
 }
 
 export type { Counts };
@@ -132,6 +137,8 @@ export interface ConformanceReport {
   baseline?: BaselineComparison;
   /** Set when the run keeps a history (CONFORMANCE_HISTORY): the earlier runs its clauses' transitions were set against. */
   history?: HistoryAccount;
+  /** Set when known deviations quarantine clauses (kind: flaky): the quarantine's debt. */
+  quarantine?: QuarantineDebt;
 }
 
 /**
@@ -170,7 +177,9 @@ function unrun(meta: Pick<RunMeta, 'runStatus' | 'runErrors'>): { status: 'error
   return { status: 'not-judged', reason: 'its test was left out of this run (--grep, --grep-invert or a test filter)' };
 }
 
-function deviationState(status: ClauseStatus, deviation: KnownDeviation, today: string): DeviationState {
+function deviationState(result: ClauseResult, deviation: KnownDeviation, today: string): DeviationState {
+  const { status } = result;
+  if (isQuarantine(deviation)) return quarantineState(status, result.confirmation, deviation, today);
   if (status === 'passed') return 'no-longer-needed';
   if (status !== 'failed') return 'not-applicable';
   return deviation.expires !== undefined && deviation.expires <= today ? 'expired' : 'applied';
@@ -179,7 +188,7 @@ function deviationState(status: ClauseStatus, deviation: KnownDeviation, today: 
 /** A known deviation excuses a failure until it expires; it never excuses an error or a crash. */
 function withDeviation(result: ClauseResult, deviation: KnownDeviation | undefined, today: string): ClauseResult {
   if (!deviation) return result;
-  const state = deviationState(result.status, deviation, today);
+  const state = deviationState(result, deviation, today);
   return { ...result, status: state === 'applied' ? 'known-deviation' : result.status, deviation: { ...deviation, state } };
 }
 
@@ -230,6 +239,7 @@ export function clauseResults(catalogue: Clause[], runs: ClauseRun[], meta: Pick
       profile: c.profile,
       ...asObserved(c.level, run ? { status: run.outcome, reason: run.reason } : unrun(meta)),
       evidence: run?.evidence,
+      ...(run?.confirmation && { confirmation: run.confirmation }),
     };
     return withDeviation(result, deviations.get(c.id), meta.today);
   });
@@ -265,7 +275,14 @@ export function buildConformanceReport(catalogue: Clause[], runs: ClauseRun[], m
     completed,
     ...(interrupted && { interrupted: true as const }),
     errors: meta.runErrors,
+    ...withQuarantine(clauses),
   };
+}
+
+/** The quarantine's debt, where known deviations quarantine clauses. */
+function withQuarantine(clauses: ClauseResult[]): { quarantine?: QuarantineDebt } {
+  const debt = quarantineDebt(clauses);
+  return debt ? { quarantine: debt } : {};
 }
 
 /**

@@ -22,6 +22,7 @@ import { html } from './escape.ts';
 import { STYLE } from './html-style.ts';
 import { HISTORY_STYLE, historySection } from './history-render.ts';
 import { valueHtml } from './observation-html.ts';
+import { flakySection } from './flaky-render.ts';
 import { requestText, violationText, type Marks } from '../harness/judging/violation-words.ts';
 
 // Every quoted string is escaped for HTML (escape.ts), its hidden characters shown.
@@ -211,7 +212,7 @@ export function renderHtml(r: ReportView): string {
 <body><main>
 ${header(r)}
 ${attention(r)}
-${historySection(r)}
+${historySection(r)}${flakySection(r)}
 <h2>Clauses by section</h2>${clausesBySection(r)}
 ${observations(r)}
 ${coverage(r)}

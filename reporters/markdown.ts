@@ -3,6 +3,7 @@ import { markdownBlock, markdownCode, markdownLink, markdownText } from './escap
 import { KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
 import { historyLead } from './history-render.ts';
+import { flakyLines } from './flaky-render.ts';
 import { violationLine, violationText, type Marks } from '../harness/judging/violation-words.ts';
 import {
   baselineText,
@@ -111,7 +112,7 @@ export function renderMarkdown(report: ReportView): string {
       (c) => cell(c.reason ?? ''),
     ),
   ];
-  lines.push(...baselineSection(report));
+  lines.push(...flakyLines(report), ...baselineSection(report));
   const c = report.consistency;
   if (c)
     lines.push(

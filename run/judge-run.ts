@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from '../harness/config/config.ts';
-import { bundleRecording, recordingOf } from '../harness/evidence/bundle-recording.ts';
+import { bundleRecording, confirmationsOf, recordingOf } from '../harness/evidence/bundle-recording.ts';
 import type { Exchange } from '../harness/transport/exchange.ts';
 import { stageEvidence } from '../harness/evidence/evidence-stage.ts';
 import { judge } from '../harness/judging/judge.ts';
@@ -23,6 +23,10 @@ import { setMaxListeners } from 'node:events';
 import { politeStart } from '../harness/recording/politeness.ts';
 import { replayedRecording } from '../harness/evidence/replay-bundle.ts';
 import type { ClauseRun } from '../harness/judging/verdicts.ts';
+import { confirmedRuns } from '../harness/judging/confirmation-evidence.ts';
+import { failedClauses, requestsToConfirm } from '../harness/judging/confirmation.ts';
+import type { ClauseCheck } from '../harness/judging/violations.ts';
+import { sendAgain } from '../harness/recording/confirm.ts';
 
 function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
   const versionPath = config.readVersion?.path;
@@ -41,10 +45,27 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunF
   writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
 }
 
-/** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found. */
-function replayed(replay: NonNullable<TargetConfig['replay']>): { recording: Recording; consistency?: RunFacts['consistency'] } {
+/** What a target answered: the recording, the consistency of repeat mode, and the confirmations of a replayed bundle. */
+interface Answered {
+  recording: Recording;
+  consistency?: RunFacts['consistency'];
+  confirmations?: Exchange[][];
+}
+
+/** A replay's recording: the bundle's exchanges, nothing sent; in repeat mode, the consistency the run found; the confirmations it sent. */
+function replayed(replay: NonNullable<TargetConfig['replay']>): Answered {
   const bundle = replayedRecording(replay.file);
-  return { recording: recordingOf(bundle), consistency: bundle.facts.consistency };
+  return { recording: recordingOf(bundle), consistency: bundle.facts.consistency, confirmations: confirmationsOf(bundle) };
+}
+
+/**
+ * The confirmations of the first judging's failures: a replay's, as its bundle holds them; a live run's, the
+ * requests each failed clause was judged from sent `config.confirm` more times (CONFORMANCE_CONFIRM).
+ */
+async function confirmations(config: TargetConfig, answered: Answered, first: ClauseCheck[], checks: Check[], signal: AbortSignal): Promise<Exchange[][]> {
+  if (config.replay) return answered.confirmations ?? [];
+  const failed = failedClauses(answered.recording, config, checks, first);
+  return sendAgain(config, answered.recording, requestsToConfirm(answered.recording, failed), config.confirm, signal);
 }
 
 /** One target's verdicts, or the problem that left nothing of it to judge. */
@@ -78,7 +99,8 @@ async function judgeTarget(
   const secrets = createSecrets(config);
   // Two runs of one target in this process start CONFORMANCE_MIN_INTERVAL_MS apart (an exporter's probes).
   if (!config.replay) await politeStart(config, signal);
-  const { recording, consistency } = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
+  const answered = config.replay ? replayed(config.replay) : await recordLive(config, secrets, signal);
+  const { recording, consistency } = answered;
   // A run stopped meanwhile (Ctrl+C) reports nothing of what was cut short.
   if (signal.aborted) return undefined;
   const facts = {
@@ -87,22 +109,29 @@ async function judgeTarget(
     ...(shard && { shard: shardOfRun(shard) }),
   };
   writeRequestLog(config, recording, facts, secrets);
-  // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs; the reporter adds the reports.
-  stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts), !config.evidenceDir);
+  // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs (once its failures are
+  // confirmed, when they are to be); the reporter adds the reports.
+  const stage = (rounds: Exchange[][]) => stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts, rounds), !config.evidenceDir);
+  const confirming = config.replay ? (answered.confirmations ?? []).length > 0 : config.confirm > 0;
+  if (!confirming) stage([]);
   const problem = preflightProblem(config, recording);
   // The line that stops the run quotes what the target wrote (a coding's name of up to 16 KiB): redacted, then cut.
-  if (problem !== undefined) return { config, facts, runs: [], problem: cut(problem, secrets, STOPPED_LINE_CHARS) };
-  return { config, facts, runs: runsOf(catalogue, judge(recording, config, checks), secrets) };
+  if (problem !== undefined) {
+    if (confirming) stage([]);
+    return { config, facts, runs: [], problem: cut(problem, secrets, STOPPED_LINE_CHARS) };
+  }
+  const first = judge(recording, config, checks);
+  if (!confirming) return { config, facts, runs: runsOf(catalogue, first, secrets) };
+  const rounds = await confirmations(config, answered, first, checks, signal);
+  if (signal.aborted) return undefined;
+  stage(rounds);
+  return { config, facts, runs: confirmedRuns(catalogue, recording, config, checks, first, rounds, secrets).runs };
 }
 
 /** The most characters of the line that stops the run. */
 const STOPPED_LINE_CHARS = 1000;
 
-async function recordLive(
-  config: TargetConfig,
-  secrets: Secrets,
-  signal: AbortSignal,
-): Promise<{ recording: Recording; consistency?: RunFacts['consistency'] }> {
+async function recordLive(config: TargetConfig, secrets: Secrets, signal: AbortSignal): Promise<Answered> {
   const { recording, rounds } = await record(config, signal);
   return { recording, consistency: config.repeat > 1 ? consistencyOf(rounds as Exchange[][], config.concurrency, (text) => shown(text, secrets)) : undefined };
 }

@@ -44,6 +44,8 @@ export interface ConformanceOptions {
   signingKey?: string;
   /** `i/n`: judge the i-th of n shares of `targets`. */
   shard?: string;
+  /** How many more times a failed clause's requests are sent, the clause judged again on each: failing some of the time is flaky, no verdict. */
+  confirm?: number;
   /** The bound on the whole run, in milliseconds. */
   runTimeoutMs?: number;
   /** The clauses to judge, by id; default every clause. A clause left out is not judged, and the claim says so. */
@@ -76,6 +78,7 @@ const VARIABLES: Record<string, { variable: string; kind: 'text' | 'list' | 'fla
   embedded: { variable: 'CONFORMANCE_EMBEDDED', kind: 'flag' },
   signingKey: { variable: 'CONFORMANCE_SIGNING_KEY', kind: 'text' },
   shard: { variable: 'CONFORMANCE_SHARD', kind: 'text' },
+  confirm: { variable: 'CONFORMANCE_CONFIRM', kind: 'number' },
   runTimeoutMs: { variable: 'CONFORMANCE_RUN_TIMEOUT_MS', kind: 'number' },
 };
 

@@ -7,10 +7,11 @@ import { parseBaseUrl, parseOpenapiPath } from './address.ts';
 import { boundsOf, type Bounds } from './bounds.ts';
 import { ciRunUrl } from './ci.ts';
 import { parseClaim } from './claim.ts';
-import { deviationsOf, type KnownDeviation } from './deviations.ts';
+import { deviationsFile, deviationsOf, type KnownDeviation } from './deviations.ts';
 import { checkTargetSettings, embeddedTarget, type TargetIdentity } from './embedded.ts';
 import { parseNetwork } from './network-settings.ts';
 import { productOf, versionReaderOf, type Product, type VersionReader } from './product.ts';
+import { checkQuarantine, confirmingOf, type Confirming } from './quarantine.ts';
 import { foldersOf } from './report-folder.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { signingOf } from './signing.ts';
@@ -23,7 +24,7 @@ import { checkDistinctSecrets, checkNotWordsOfTheApi, parseForbidden, parseSignu
 // the target, each concern checked by its own file (README.md lists them). Nothing is read here.
 
 /** Everything the suite needs to know about the deployment it checks. */
-export interface TargetConfig extends TargetIdentity, Bounds {
+export interface TargetConfig extends TargetIdentity, Bounds, Confirming {
   /** True when the run checks the embedded reference implementation. */
   embedded: boolean;
   reportDir: string;
@@ -86,12 +87,14 @@ export function targetConfig(settings: Settings, entry: TargetEntry): TargetConf
   if (!embedded) checkNotWordsOfTheApi(target);
   checkDistinctSecrets(source);
   const { reportDir, evidenceDir } = foldersOf(source, cwd);
+  const confirming = confirmingOf(source);
   return {
     ...target,
     embedded,
     ...boundsOf(source),
+    ...confirming,
     reportDir,
-    deviations: deviationsOf(source, cwd, files),
+    deviations: checkQuarantine(deviationsOf(source, cwd, files), confirming.quarantineMax, deviationsFile(source, cwd)),
     notices,
     network,
     product,

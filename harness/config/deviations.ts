@@ -16,6 +16,10 @@ export interface KnownDeviation {
   expires?: string;
   /** The product versions it applies to, a semantic-version range (version-range.ts); absent, every version. */
   versions?: string;
+  /** `flaky`: a quarantine, which excuses a clause that fails or is flaky (quarantine.ts); it must expire. */
+  kind?: 'flaky';
+  /** ISO date (YYYY-MM-DD): the day the deviation was accepted, for the quarantine's oldest debt. */
+  since?: string;
 }
 
 /** Whether a YYYY-MM-DD text names a day of the calendar (2027-02-30 does not). */
@@ -46,6 +50,7 @@ function parseDeviations(content: unknown, file: string): KnownDeviation[] {
     if (!known.has(e.clause)) throw new ConfigError(`${where}: "${e.clause}" is not a clause id of contracts/clauses.yaml`);
     if (e.expires !== undefined && !isCalendarDate(e.expires)) throw new ConfigError(`${where}: expires ${e.expires} is not a day of the calendar`);
     if (e.versions !== undefined) rangeOf(e.versions, where);
+    if (e.since !== undefined && !isCalendarDate(e.since)) throw new ConfigError(`${where}: since ${e.since} is not a day of the calendar`);
   });
   // A clause may be listed once for each range of versions, never twice for one version.
   const repeated = entries.find((e, i) =>

@@ -28,6 +28,11 @@ export interface BundleRecording {
   /** The run's facts as the reports had them (target, deviations, consistency in repeat mode, product). */
   facts: RunFacts;
   exchanges: Exchange[];
+  /**
+   * The confirmations of its failures (CONFORMANCE_CONFIRM): each round the answers to the requests the failed clauses
+   * were judged from, sent again; absent when none was sent. Verifying judges them again as the run did.
+   */
+  confirmations?: Exchange[][];
 }
 
 /** The judge's input of a run, with each secret replaced by its placeholder; taken field by field, never spread from a configuration. */
@@ -116,7 +121,13 @@ function redactExchange(exchange: Exchange, request: Exchange['request'], baseUr
  * (a path holds `%24SIGNUP_TOKEN_1` where it held the first secret, percent-encoded as every path
  * parameter is); every other text has each secret replaced by its placeholder.
  */
-export function bundleRecording(recording: Recording, config: JudgeInput & { baseUrl: string }, secrets: Secrets, facts: RunFacts): BundleRecording {
+export function bundleRecording(
+  recording: Recording,
+  config: JudgeInput & { baseUrl: string },
+  secrets: Secrets,
+  facts: RunFacts,
+  confirmations: Exchange[][] = [],
+): BundleRecording {
   const input = placeholderInput(config);
   const live = requestPlan(config, recording.run);
   const stand = requestPlan(input, recording.run);
@@ -124,12 +135,23 @@ export function bundleRecording(recording: Recording, config: JudgeInput & { bas
   // A target that ignores `archived` sends one list three times: each body text is redacted once.
   const bodies = new Map<string, string>();
   const redactedBody = (text: string) => bodies.get(text) ?? bodies.set(text, redactBody(text, secrets.redact)).get(text)!;
-  const exchanges = recording.exchanges.map((e) => {
+  const redacted = (e: Exchange) => {
     const request = requestOf.get(keyOf(e.request)) ?? { ...e.request, path: secrets.redact(e.request.path) };
     return redactExchange(e, request, config.baseUrl, secrets.redact, redactedBody);
-  });
-  return { startedAt: recording.startedAt, run: recording.run, input, facts, exchanges };
+  };
+  const exchanges = recording.exchanges.map(redacted);
+  return {
+    startedAt: recording.startedAt,
+    run: recording.run,
+    input,
+    facts,
+    ...(confirmations.length > 0 && { confirmations: confirmations.map((round) => round.map(redacted)) }),
+    exchanges,
+  };
 }
+
+/** The confirmations of a bundle's failures, as the judge reads them back; none in a bundle without them. */
+export const confirmationsOf = (bundle: BundleRecording): Exchange[][] => bundle.confirmations ?? [];
 
 /** The recording the judge reads back from a bundle. */
 export function recordingOf(bundle: BundleRecording): Recording {
@@ -162,5 +184,8 @@ export function readBundleRecording(bytes: Buffer): BundleRecording {
   const read = checkedFile<BundleRecording>(EXCHANGES, bytes, schemaFile('bundle-recording.schema.json'));
   const facts = check<RunFacts>(schemaFile('run-facts.schema.json'), read.facts);
   if (!facts.ok) throw new BundleError(`${EXCHANGES} in the bundle does not match its schema: its facts: ${facts.errors.join('; ')}`);
+  // A confirmation's answers hold their bodies in place: one naming another's body is no bundle this suite wrote.
+  if (read.confirmations?.some((round) => round.some((e) => (e as StoredExchange).bodySameAs !== undefined)))
+    throw new BundleError(`a confirmation of ${EXCHANGES} in the bundle takes a body from another exchange; a confirmation's bodies are in place`);
   return { ...read, exchanges: withBodies(read.exchanges) };
 }

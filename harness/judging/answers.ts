@@ -46,6 +46,8 @@ export class Answers {
   // (V8 hashes a long string by its length, and compares equal lengths by content: no second parse.)
   private readonly reads = new Map<string, JsonRead>();
   private readonly findings = new Map<string, Map<string, ClauseCheck>>();
+  /** The requests whose answers were asked for, by key: what a clause judged alone was judged from (confirmation.ts). */
+  readonly asked = new Set<string>();
 
   constructor(
     private readonly recording: Recording,
@@ -59,7 +61,9 @@ export class Answers {
   }
 
   get(path: string, credential: Credential): Exchange {
-    const exchange = this.byKey.get(keyOf({ path, credential }));
+    const key = keyOf({ path, credential });
+    this.asked.add(key);
+    const exchange = this.byKey.get(key);
     if (!exchange) throw new Error(`the request plan has no ${credential} request to ${path}`);
     return exchange;
   }
@@ -109,10 +113,11 @@ export class Answers {
    * be read leaves each of them errored; an optional one (an archived list) only adds what it holds.
    */
   schema(name: 'public-signup-token' | 'projects'): Map<string, ClauseCheck> {
-    let checks = this.findings.get(name);
-    if (checks) return checks;
+    // Asked for every time, though judged once: each clause judged from the contract was judged from these answers.
     const required = name === 'projects' ? [this.projects()] : this.signupTokens.map((t) => t.exchange);
     const optional = name === 'projects' ? [this.projects('?archived=true'), this.projects('?archived=false')] : [];
+    let checks = this.findings.get(name);
+    if (checks) return checks;
     const bodies: ReadBody[] = [];
     for (const exchange of [...required, ...optional]) {
       const readable = this.readable(exchange);

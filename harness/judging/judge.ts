@@ -16,14 +16,17 @@ export type Check = { clause: string; judge(answers: Answers, check: ClauseCheck
  */
 export function judge(recording: Recording, input: JudgeInput, checks: Check[]): ClauseCheck[] {
   const answers = new Answers(recording, input);
-  return checks.map((c) => {
-    const check = new ClauseCheck(c.clause);
-    try {
-      if ('schema' in c) check.absorb(answers.schema(c.schema).get(c.clause) ?? new ClauseCheck(c.clause));
-      else c.judge(answers, check);
-    } catch (error) {
-      check.crashed(error);
-    }
-    return check;
-  });
+  return checks.map((c) => judgeClause(answers, c));
+}
+
+/** One clause judged from the answers; a check that throws errors its own clause. */
+export function judgeClause(answers: Answers, c: Check): ClauseCheck {
+  const check = new ClauseCheck(c.clause);
+  try {
+    if ('schema' in c) check.absorb(answers.schema(c.schema).get(c.clause) ?? new ClauseCheck(c.clause));
+    else c.judge(answers, check);
+  } catch (error) {
+    check.crashed(error);
+  }
+  return check;
 }

@@ -13,6 +13,7 @@ import type { Recording } from '../recording/recording.ts';
 import { redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { Consistency } from './repeat.ts';
+import type { Confirmation } from './confirmation-report.ts';
 import { kindOf, requirementText, type ClauseCheck, type Outcome } from './violations.ts';
 import { requestText, violationText } from './violation-words.ts';
 
@@ -68,7 +69,14 @@ export function configurationFacts(config: TargetConfig): unknown {
       // Only when asked: the digest of every configuration that does not ask stays what it was.
       ...(config.readVersion === undefined ? {} : { versionPath: config.readVersion.path }),
     },
-    limits: { timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes, repeat: config.repeat, concurrency: config.concurrency },
+    limits: {
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+      repeat: config.repeat,
+      concurrency: config.concurrency,
+      // Named only when asked for, so that a run without it keeps the digest it always had.
+      ...(config.confirm > 0 && { confirm: config.confirm }),
+    },
     deviations: config.deviations,
     product: config.product ?? null,
   };
@@ -117,6 +125,8 @@ export interface ClauseRun {
   evidence?: ClauseEvidence;
   /** Why: the violations or the failure in words, or the input a clause not exercised needs. */
   reason?: string;
+  /** Set when its failure was confirmed (CONFORMANCE_CONFIRM): how often it failed, and the answers that differed. */
+  confirmation?: Confirmation;
 }
 
 /** A clause's run from the judge's verdict, with the words its outcome is told in. Verifying a bundle builds its report from these, as a run does. */

@@ -46,16 +46,14 @@ const notSent = (request: ExchangeRequest, baseUrl: string): Exchange => ({
   failure: 'not sent: the run was stopped first',
 });
 
-/**
- * Sends the run's request plan `config.repeat` times, `config.concurrency` requests at a time. The first
- * round is the recording every clause judges; the others only show whether the target answers alike.
- * When `stop` aborts, every request ends at once, as though its timeout had passed, and none is sent after: in
- * repeat mode thousands may be waiting their turn, and each would still take the time of a refused request.
- */
-export async function record(config: TargetConfig, stop?: AbortSignal): Promise<{ recording: Recording; rounds: Exchange[][] }> {
-  const run = makeRunSecrets();
-  const startedAt = new Date().toISOString();
-  const plan = requestPlan(config, run);
+/** Sends one request of a run as its recording sends it: its tokens, bounds and network, within the origin's budget. */
+export interface Sender {
+  send(request: ExchangeRequest): () => Promise<Exchange>;
+  close(): Promise<void> | void;
+}
+
+/** The sender of one run's requests, for its recording and for the confirmations of its failures (confirm.ts). */
+export function senderOf(config: TargetConfig, run: RunSecrets, stop?: AbortSignal): Sender {
   const network = openNetwork(config.timeoutMs, config.embedded ? DIRECT : config.network);
   const options = {
     baseUrl: config.baseUrl,
@@ -69,14 +67,30 @@ export async function record(config: TargetConfig, stop?: AbortSignal): Promise<
   };
   const origin = originOf(config.baseUrl);
   // Every request waits for its place in the origin's budget, which the targets behind that origin share.
-  const sendUnlessStopped = (request: ExchangeRequest) => () =>
-    withinOriginBudget(origin, config.originConcurrency, () => (stop?.aborted ? Promise.resolve(notSent(request, config.baseUrl)) : send(request, options)));
-  const tasks = Array.from({ length: config.repeat }, () => plan.map(sendUnlessStopped)).flat();
+  return {
+    send: (request) => () =>
+      withinOriginBudget(origin, config.originConcurrency, () => (stop?.aborted ? Promise.resolve(notSent(request, config.baseUrl)) : send(request, options))),
+    close: () => network.close(),
+  };
+}
+
+/**
+ * Sends the run's request plan `config.repeat` times, `config.concurrency` requests at a time. The first
+ * round is the recording every clause judges; the others only show whether the target answers alike.
+ * When `stop` aborts, every request ends at once, as though its timeout had passed, and none is sent after: in
+ * repeat mode thousands may be waiting their turn, and each would still take the time of a refused request.
+ */
+export async function record(config: TargetConfig, stop?: AbortSignal): Promise<{ recording: Recording; rounds: Exchange[][] }> {
+  const run = makeRunSecrets();
+  const startedAt = new Date().toISOString();
+  const plan = requestPlan(config, run);
+  const sender = senderOf(config, run, stop);
+  const tasks = Array.from({ length: config.repeat }, () => plan.map(sender.send)).flat();
   // The description, when asked for, is fetched once, whatever the number of rounds.
-  const described = config.openapiPath === undefined ? [] : [sendUnlessStopped(descriptionRequest(config.openapiPath!))];
+  const described = config.openapiPath === undefined ? [] : [sender.send(descriptionRequest(config.openapiPath!))];
   // So is the product's version, when asked for: through the same transport, within the same bounds.
-  const versioned = config.readVersion === undefined ? [] : [sendUnlessStopped(versionRequest(config.readVersion.path))];
-  const answers = await bounded([...tasks, ...described, ...versioned], config.concurrency).finally(() => network.close());
+  const versioned = config.readVersion === undefined ? [] : [sender.send(versionRequest(config.readVersion.path))];
+  const answers = await bounded([...tasks, ...described, ...versioned], config.concurrency).finally(() => sender.close());
   const rounds = Array.from({ length: config.repeat }, (_, r) => answers.slice(r * plan.length, (r + 1) * plan.length));
   return { recording: { run, startedAt, exchanges: [...rounds[0], ...answers.slice(tasks.length)] }, rounds };
 }

@@ -91,7 +91,11 @@ test("under the must gate the exit code is the verdict's; what the report quotes
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.report?.baseline).toMatchObject({ gate: 'must', regressions: 0 });
     expect(run.report?.baseline?.changes).toEqual([
-      expect.objectContaining({ id: broken, kind: 'fixed', why: expect.stringMatching(/^no longer: GET \/api\/admin\/invite-link\/tokens\/\$TOKEN → 200: at \/enabled/) }),
+      expect.objectContaining({
+        id: broken,
+        kind: 'fixed',
+        why: expect.stringMatching(/^no longer: GET \/api\/admin\/invite-link\/tokens\/\$TOKEN → 200: at \/enabled/),
+      }),
     ]);
     for (const name of ['conformance.json', 'summary.md', 'index.html'])
       expect(readFileSync(path.join(run.reportDir, name), 'utf8')).not.toContain(REFERENCE_FIXTURES.adminToken);

@@ -295,3 +295,20 @@ test('help is a command: the usage, exit code 0, and nothing runs', async () => 
   expect(run.stdout).toContain('143 by SIGTERM: the reports say INTERRUPTED, no verdict');
   expect(run.report).toBeUndefined();
 });
+
+test('--confirm N is taken as CONFORMANCE_CONFIRM and given to Playwright as no option; without its number it is refused', async () => {
+  for (const args of [['--confirm', '2'], ['--confirm=2'], ['http://127.0.0.1:9', '--confirm', '2']]) {
+    const run = await commandLine(args, { CONFORMANCE_ADMIN_TOKEN: 'abcdefgh12345678xyz' });
+    expect(
+      run.playwright.map((p) => p.env.CONFORMANCE_CONFIRM),
+      args.join(' '),
+    ).toEqual(['2']);
+    expect(run.playwright[0].args.join(' ')).not.toContain('--confirm');
+  }
+  const bare = await commandLine(['--confirm']);
+  expect([bare.exitCode, bare.stderr]).toEqual([
+    2,
+    "admin-api-conformance: --confirm needs how many more times to send a failed clause's requests, such as --confirm 2\n",
+  ]);
+  expect(bare.playwright).toEqual([]);
+});
