@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { COMMAND, commandEnv } from '../support/run-suite.ts';
+import { COMMAND, commandEnv, noteRun } from '../support/run-suite.ts';
 import { runUnderWay } from './exporter-in-process.ts';
 import { samplesOf, startTenants } from './tenants.ts';
 
@@ -9,6 +9,7 @@ import { samplesOf, startTenants } from './tenants.ts';
 
 test('SIGTERM lets the run under way end and answer, and the command exits 0', async () => {
   const tenants = await startTenants(['tenant-ok'], []);
+  const started = Date.now();
   const child = spawn(process.execPath, [COMMAND, 'serve', '--listen', '127.0.0.1:0', '--min-interval', '0'], {
     env: commandEnv(tenants.env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,7 +32,9 @@ test('SIGTERM lets the run under way end and answer, and the command exits 0', a
     const answer = await probe;
     expect(answer.status, stderr).toBe(200);
     expect(samplesOf(answer.body).get('conformance_verdict{target="tenant-ok",verdict="pass"}')).toBe(1);
-    expect(await exited).toBe(0);
+    const code = await exited;
+    noteRun(started, code, stdout);
+    expect(code).toBe(0);
     expect(stdout).toContain('The exporter stopped.');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');

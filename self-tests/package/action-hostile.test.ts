@@ -9,7 +9,7 @@ import { actionSteps, type ShellStep } from '../support/ci-steps.ts';
 import { neverAnswers, refusingUrl, withServer } from '../support/hostile-servers.ts';
 import { run, userEnv } from '../support/package.ts';
 import { githubEnv } from '../support/ci-runner.ts';
-import { groupAlive, PROJECT_ROOT } from '../support/run-suite.ts';
+import { groupAlive, noteRun, PROJECT_ROOT } from '../support/run-suite.ts';
 import { startStandIn, type StandIn } from '../support/stand-in.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
@@ -187,6 +187,7 @@ test("a stopped step: SIGTERM to the run step stops the command and Playwright w
       Object.entries(userEnv({ ...runnerEnv(r), ...runStep.env, CONFORMANCE_TIMEOUT_MS: '60000' })).filter(([name]) => !name.startsWith('npm_')),
     );
     // The step's shell in a process group of its own, as the runner starts it; only the shell is signalled.
+    const started = Date.now();
     const shell = spawn('bash', ['-e', '-c', runStep.run], { cwd: r.workspace, env, stdio: 'ignore', detached: true });
     const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
     try {
@@ -194,7 +195,9 @@ test("a stopped step: SIGTERM to the run step stops the command and Playwright w
       shell.kill('SIGTERM');
       // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
       await expect.poll(() => groupAlive(shell.pid!), { timeout: 20_000 }).toBe(false);
-      expect(await ended).toBe(143);
+      const code = await ended;
+      noteRun(started, code, '');
+      expect(code).toBe(143);
       expect(readFileSync(r.output, 'utf8').split('\n').filter(Boolean)).toEqual([
         'exit-code=143',
         'verdict=incomplete',

@@ -8,7 +8,7 @@ import { FAULTS, VALID_VARIANTS } from '../../reference-server/variants/index.ts
 import { reference } from '../../run/commands.ts';
 import { runConformance } from '../../run/engine.ts';
 import { runCommandFile } from '../support/command-file.ts';
-import { COMMAND, commandEnv } from '../support/run-suite.ts';
+import { COMMAND, commandEnv, noteRun } from '../support/run-suite.ts';
 
 // `admin-api-conformance reference` serves a named fault (or valid variant) to try the suite against: the settings
 // it prints point a run at it, and that run finds the fault's flaw and no other. Run in this process, stopped by its
@@ -116,6 +116,7 @@ test('--help lists the reference command', () => {
 });
 
 test('as the command: Ctrl+C stops the server, which ends with 0 and says so', async () => {
+  const started = Date.now();
   const child = spawn(process.execPath, [COMMAND, 'reference', '--port', '0', 'token-without-name'], {
     env: commandEnv({}),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,7 +128,9 @@ test('as the command: Ctrl+C stops the server, which ends with 0 and says so', a
   try {
     await expect.poll(() => output, { timeout: 60_000 }).toContain('Ctrl+C stops it.');
     child.kill('SIGINT');
-    expect(await ended, output).toBe(0);
+    const code = await ended;
+    noteRun(started, code, output);
+    expect(code, output).toBe(0);
     expect(output).toMatch(/The reference server stopped\.\n$/);
   } finally {
     child.kill('SIGKILL');
