@@ -4,6 +4,7 @@ import { KINDS } from './diff-output.ts';
 import { gateText } from './gate.ts';
 import { historyLead } from './history-render.ts';
 import { flakyLines } from './flaky-render.ts';
+import { valueLines } from './observation-markdown.ts';
 import { violationLine, violationText, type Marks } from '../harness/judging/violation-words.ts';
 import {
   baselineText,
@@ -160,7 +161,9 @@ function observationLines(report: ReportView): string[] {
     .filter((c) => c.level === 'INFO')
     .flatMap((c) => {
       const o = c.evidence?.observations;
-      return isDrift(o) ? driftLines(c, o) : [`- **${c.title}** (\`${c.id}\`): ${markdownCode(JSON.stringify(o ?? c.reason ?? null))}`];
+      if (isDrift(o)) return driftLines(c, o);
+      const { inline, lines } = valueLines(o ?? c.reason ?? null);
+      return [`- **${c.title}** (\`${c.id}\`):${inline === undefined ? '' : ` ${inline}`}`, ...lines];
     });
 }
 

@@ -108,3 +108,23 @@ test('an observation is a table on the page, never raw JSON', () => {
   expect(observation).toContain('<td data-label="document">boolean</td>');
   expect(observation).not.toMatch(/[{}]|&#34;/);
 });
+
+test('an observation in the Markdown page is a list of its keys and values, never raw JSON; a hostile depth ends in code', () => {
+  const observed = (observations: unknown): ConformanceReport =>
+    buildConformanceReport(
+      catalogue,
+      RUNS.map((r) => (r.clause === 'g.observed' ? { ...r, evidence: { ...r.evidence!, observations } } : r)),
+      runMeta({ profiles: PROFILES.slice(0, 1), deviations: [{ clause: 'd.deviation', reason: 'accepted until fixed' }] }),
+    );
+  const lines = renderConformancePage(observed({ unknownFields: ['colour', 'mode'], counts: { total: 3, archived: 0 } })).split('\n');
+  const at = lines.findIndex((l) => l.includes('(`g.observed`)'));
+  expect(lines.slice(at, at + 5)).toEqual([
+    expect.stringMatching(/\(`g\.observed`\):$/),
+    '  - unknownFields: colour, mode',
+    '  - counts:',
+    '    - total: `3`',
+    '    - archived: `0`',
+  ]);
+  const deep = renderConformancePage(observed({ a: { b: { c: { d: { e: { f: '*' } } } } } }));
+  expect(deep).toContain('- d: `{"e":{"f":"*"}}`');
+});
