@@ -257,7 +257,7 @@ export class RunWriter {
     writeMetricsFile(
       run.reportDir,
       this.metrics.filter((m): m is MetricsView => m !== undefined),
-      run.metrics ?? {},
+      { ...run.metrics, ...(run.multi && { scores: this.matrix.scoresNow() }) },
     );
     // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
     if (end.ci?.annotations) for (const line of annotations(this.failures.filter((f) => f !== undefined))) output.out(`${line}\n`);
