@@ -60,8 +60,9 @@ export default class ConformanceReporter implements Reporter {
 
   /**
    * The tests are chosen and global setup has ended: the reports of the clauses they select are built now, before
-   * any worker starts (the workers replay what they say), and written meanwhile. A judging that did not end with
-   * verdicts (it failed, or never ran) leaves the reports to onEnd.
+   * any worker starts (the workers replay what they say), and written meanwhile; a fleet streamed in global setup
+   * has them written already. A judging that did not end with verdicts (it failed, or never ran) leaves the reports
+   * to onEnd.
    */
   onBegin(_config: unknown, suite: Suite): void {
     const { judged, streamed } = thisRun();
