@@ -60,9 +60,18 @@ export function killChildrenOnSignal(): void {
 /** By default the last part of a command's output is kept: enough to say why it failed. */
 const OUTPUT_KEPT = 20_000;
 
-export function timeCommand(command: string, args: string[], env: Record<string, string>, deadlineMs: number, outputKept = OUTPUT_KEPT): Promise<Timed> {
+export function timeCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  deadlineMs: number,
+  outputKept = OUTPUT_KEPT,
+  /** Hears of the process once it started (to sample its tree's memory). */
+  onSpawn?: (pid: number) => void,
+): Promise<Timed> {
   const started = performance.now();
   const child = track(spawn(command, args, { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let output = '';
   const keep = (d: Buffer) => (output = (output + d).slice(-outputKept));
   child.stdout!.on('data', keep);

@@ -158,6 +158,11 @@ export class MatrixTally {
     this.scores.add(report);
   }
 
+  /** The scores of the targets added so far (reporters/scores.ts). */
+  scoresNow(): ProfileScore[] {
+    return this.scores.scores();
+  }
+
   /** The matrix of the targets added, in their places. */
   matrix(durationMs: number, shard?: Shard): MatrixReport {
     const kept = this.kept.filter((k): k is Kept => k !== undefined);

@@ -1,5 +1,6 @@
 import type { ConformanceReport, Verdict } from './conformance-result.ts';
 import { labelName, renderMetrics, type MetricFamily, type MetricsFormat, type Sample } from './metrics-text.ts';
+import type { ProfileScore, Score } from './scores.ts';
 
 // `metrics.prom`: a run's results as a monitoring system reads them, a pure function of the targets' reports. One
 // series per target and claimed profile, a handful per target, and each clause only when asked for: 46 clauses
@@ -18,6 +19,8 @@ export interface MetricsOptions {
   clauses?: boolean;
   /** When each target last had a verdict, in seconds, where an earlier run gave one (the exporter remembers). */
   lastVerdictAt?: ReadonlyMap<string, number>;
+  /** A run of several targets' scores (reporters/scores.ts): each claimed profile's share of targets that meet it, overall and by tag. */
+  scores?: ProfileScore[];
 }
 
 /** What the metrics read of a report: a few fields, small enough to keep for each target of a fleet whose reports are let go. */
@@ -144,10 +147,52 @@ function targetFamilies(reports: MetricsView[], options: MetricsOptions): Metric
   ];
 }
 
-/** The metric families of a run's reports: the suite, then each target's. */
+/** A score's samples: its ratio, absent with insufficient data (neither 0 nor 1 is true of it), and its targets met and judged. */
+const ratioOf = (score: Score, labels: Record<string, string>): Sample[] => (score.share === undefined ? [] : [{ labels, value: score.share }]);
+const targetsOf = (score: Score, labels: Record<string, string>): Sample[] => [
+  { labels: { ...labels, state: 'met' }, value: score.met },
+  { labels: { ...labels, state: 'judged' }, value: score.judged },
+];
+
+/** Each profile's score by each value of each tag, as its labels. */
+const byTag = (score: ProfileScore) =>
+  Object.entries(score.byTag).flatMap(([tag, values]) =>
+    Object.entries(values).map(([value, s]) => ({ labels: { profile: score.profile, tag, value }, score: s })),
+  );
+
+/**
+ * A fleet's scores: one series per profile, and per profile, tag and value in families of their own, so that a sum
+ * or an average over one family never mixes the fleet with its parts.
+ */
+function scoreFamilies(scores: ProfileScore[]): MetricFamily[] {
+  const overall = (pick: (s: Score, labels: Record<string, string>) => Sample[]) => scores.flatMap((s) => pick(s, { profile: s.profile }));
+  const tagged = (pick: (s: Score, labels: Record<string, string>) => Sample[]) => scores.flatMap(byTag).flatMap((t) => pick(t.score, t.labels));
+  return [
+    gauge(
+      'conformance_profile_score_ratio',
+      'The share of the targets that claim and exercised a profile that meet it; absent where none exercised it (insufficient data).',
+      overall(ratioOf),
+    ),
+    gauge('conformance_profile_targets', 'The targets that claim a profile: that meet it (met), that exercised it (judged).', overall(targetsOf)),
+    gauge(
+      'conformance_profile_insufficient_data',
+      'Whether no target that claims a profile exercised it: 1, and its score has no ratio; 0 where it has one.',
+      scores.map((s) => ({ labels: { profile: s.profile }, value: s.status === 'insufficient-data' ? 1 : 0 })),
+    ),
+    gauge(
+      'conformance_profile_tag_score_ratio',
+      "A profile's score among the targets with one value of a tag of the inventory; absent where none of them exercised it.",
+      tagged(ratioOf),
+    ),
+    gauge('conformance_profile_tag_targets', 'The targets with one value of a tag that claim a profile: that meet it, that exercised it.', tagged(targetsOf)),
+  ];
+}
+
+/** The metric families of a run's reports: the suite, then each target's, then the scores of a run of several. */
 export const metricFamilies = (reports: MetricsView[], options: MetricsOptions = {}): MetricFamily[] => [
   suiteFamily(reports[0]),
   ...targetFamilies(reports, options),
+  ...scoreFamilies(options.scores ?? []),
 ];
 
 /** `metrics.prom`, or a scrape's answer: the reports' metrics in the format asked for (OpenMetrics by default). */

@@ -264,7 +264,7 @@ export class RunWriter {
     writeMetricsFile(
       run.reportDir,
       this.metrics.filter((m): m is MetricsView => m !== undefined),
-      run.metrics ?? {},
+      { ...run.metrics, ...(run.multi && { scores: this.matrix.scoresNow() }) },
     );
     // In a GitHub Actions job the failed clauses are also annotations, which the runner reads from this log.
     if (end.ci?.annotations) for (const line of annotations(this.failures.filter((f) => f !== undefined))) output.out(`${line}\n`);
@@ -333,6 +333,8 @@ export interface StreamStart {
   started: number;
   selection?: Selection;
   ci?: RunEnd['ci'];
+  /** Hears of each target's report once it is written, before it is let go; `problem`, why the target left nothing to judge. */
+  onReport?: (place: number, report: ConformanceReport, problem: string | undefined) => void;
 }
 
 /**
@@ -363,7 +365,8 @@ export async function streamRun(
   let flowing = false;
   const writeOne = async (i: number, judged: TargetJudgement) => {
     const end = endNow();
-    await writer.write(i, reportOf(run.targets[i], judged, end, today), end, judged.facts.configuration);
+    const { report } = await writer.write(i, reportOf(run.targets[i], judged, end, today), end, judged.facts.configuration);
+    start.onReport?.(i, report, judged.problem);
   };
   try {
     const judgement = await judgeTargets(run.targets, loadCatalogue(), today, stop, run.shard, async (i, judged) => {
@@ -389,7 +392,23 @@ export async function streamRun(
 }
 
 /** Every target's reports written again without a verdict (the run did not end), the bundles written meanwhile removed. */
-async function rewritten(run: Run, written: RunWriter, end: RunEnd, output: Output, onTarget?: (target: TargetResult) => void): Promise<RunResult> {
+async function rewritten(
+  run: Run,
+  written: Pick<RunWriter, 'written'>,
+  end: RunEnd,
+  output: Output,
+  onTarget?: (target: TargetResult) => void,
+): Promise<RunResult> {
   for (const file of written.written()) rmSync(file, { force: true });
   return reportRun(run, end, output, onTarget);
+}
+
+/**
+ * A streamed run's reports taken back: every target's written again without a verdict, with `reason` as the run's
+ * error, its bundles removed. For a run whose verdicts were written before its caller found it could not stand
+ * behind them (a test runner that ran fewer clauses than were judged): no verdict, exit code 3.
+ */
+export function withdrawn(run: Run, result: RunResult, reason: string, durationMs: number, output: Output): Promise<RunResult> {
+  const bundles = { written: () => result.targets.flatMap((t) => (t.bundle ? [t.bundle, attestationFileOf(t.bundle)] : [])) };
+  return rewritten(run, bundles, { status: 'failed', errors: [reason], durationMs }, output);
 }

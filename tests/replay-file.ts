@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Clause } from '../harness/contracts/catalogue.ts';
-import type { ClauseStatus } from '../reporters/conformance-result.ts';
 import { isNode } from '../harness/contracts/validator.ts';
+import type { Replay } from '../run/replays.ts';
 
 // What global setup hands the workers: one file, written once before any worker starts, in a folder only this
 // user can read, and read once by each worker. It holds what a test replays and what the Playwright config
@@ -11,16 +11,6 @@ import { isNode } from '../harness/contracts/validator.ts';
 
 /** Where global setup left the file: inherited by the workers through the environment. */
 export const REPLAY_FILE_VARIABLE = 'ADMIN_API_CONFORMANCE_REPLAY_FILE';
-
-/** What one clause's test does: its status as the report will give it, and the words it fails or skips with. */
-export interface Replay {
-  status: ClauseStatus;
-  message?: string;
-  /** Why a failure is expected: the known deviation that excuses it. */
-  deviation?: string;
-  /** For a fleet's test: how many of its targets gave the status (`5 of 50 targets`). */
-  share?: string;
-}
 
 /** The annotation a clause's test names its status with, in the suite's words (reporters/conformance-result.ts). */
 export const STATUS_ANNOTATION = 'status';

@@ -1,14 +1,13 @@
 import type { FullResult, Reporter, Suite } from '@playwright/test/reporter';
-import { projectsOf } from '../run/fleet.ts';
-import type { Output } from '../run/output.ts';
 import { loadCatalogue } from '../harness/contracts/catalogue.ts';
-import { forTheLog, visible } from '../harness/files/visible.ts';
-import { buildReports, writeReports, type RunEnd, type Selection } from '../run/report-run.ts';
-import { headline, VERDICT_LABEL } from '../reporters/sections.ts';
+import { visible } from '../harness/files/visible.ts';
+import { projectsOf } from '../run/fleet.ts';
+import { replaysOfRun } from '../run/replays.ts';
+import { buildReports, reportRun, withdrawn, writeReports, type RunEnd, type Selection } from '../run/report-run.ts';
 import type { RunResult } from '../run/result.ts';
+import { headline, VERDICT_LABEL } from '../reporters/sections.ts';
 import { leaveReplayFile } from './replay-file.ts';
-import { replaysOfRun } from './replays.ts';
-import { endOf, judgingEnd, thisRun } from './runner.ts';
+import { endOf, judgingEnd, streamedEnd, thisRun, type Streamed } from './runner.ts';
 
 // The reporter carries the engine's verdicts into Playwright's run and its exit code back to the command: once
 // the tests are chosen (onBegin), the engine builds the reports of the clauses they select and writes them, and
@@ -41,21 +40,8 @@ function selectionOf(suite: Suite): Selection {
   return (target) => chosen.get(projects ? target.name : '') ?? new Set();
 }
 
-/** Lines held until Playwright's own are out: the run's summary closes the output. */
-function held(): Output & { flush(): void } {
-  const lines: [NodeJS.WriteStream, string][] = [];
-  return {
-    out: (text) => void lines.push([process.stdout, forTheLog(text)]),
-    err: (text) => void lines.push([process.stderr, forTheLog(text)]),
-    flush: () => {
-      for (const [stream, text] of lines.splice(0)) stream.write(text);
-    },
-  };
-}
-
 export default class ConformanceReporter implements Reporter {
   private written?: Promise<RunResult>;
-  private readonly output = held();
   private removeReplays?: () => void;
 
   constructor() {
@@ -74,16 +60,43 @@ export default class ConformanceReporter implements Reporter {
 
   /**
    * The tests are chosen and global setup has ended: the reports of the clauses they select are built now, before
-   * any worker starts (the workers replay what they say), and written meanwhile. A judging that did not end with
-   * verdicts (it failed, or never ran) leaves the reports to onEnd.
+   * any worker starts (the workers replay what they say), and written meanwhile; a fleet streamed in global setup
+   * has them written already. A judging that did not end with verdicts (it failed, or never ran) leaves the reports
+   * to onEnd.
    */
   onBegin(_config: unknown, suite: Suite): void {
-    const { judged } = thisRun();
-    if (judged?.status === 'passed') this.written = this.write(endOf(judged, selectionOf(suite)));
+    const { judged, streamed } = thisRun();
+    if (streamed) this.written = this.carry(streamed, suite);
+    else if (judged?.status === 'passed') this.written = this.write(endOf(judged, selectionOf(suite)));
+  }
+
+  /**
+   * A fleet's run, its reports written in global setup: its tests replay each clause's fleet replay. Had anything
+   * narrowed the tests to fewer than every clause judged, the run could not stand behind its verdicts on those
+   * left out: its reports are taken back, no verdict.
+   */
+  private async carry({ result, said, replays }: Streamed, suite: Suite): Promise<RunResult> {
+    if (said !== undefined || result.reason !== undefined) return result;
+    const { run, startedAt, output } = thisRun();
+    const chosen = selectionOf(suite)(run.targets[0]);
+    const left = loadCatalogue().filter((c) => chosen?.has(c.id) === false).length;
+    if (left > 0) {
+      const reason = `Playwright chose the tests of fewer clauses than were judged (${left} left out, by an option the suite does not know to narrow them): the reports are taken back; to judge some clauses only, choose them with --grep`;
+      output.drop();
+      output.err(`conformance: no verdict: ${reason}\n`);
+      return withdrawn(run, result, reason, Date.now() - startedAt, output);
+    }
+    this.removeReplays = leaveReplayFile({
+      reportDir: run.reportDir,
+      runTimeoutMs: run.targets[0].runTimeoutMs,
+      catalogue: loadCatalogue(),
+      replays: { '': replays.replays() },
+    });
+    return result;
   }
 
   private write(end: RunEnd): Promise<RunResult> {
-    const { run } = thisRun();
+    const { run, output } = thisRun();
     const reports = buildReports(run, end);
     const problems = end.judgement?.targets.map((t) => t.problem) ?? [];
     const targets = run.targets.map((t, i) => ({ name: t.name, report: reports[i], problem: problems[i] }));
@@ -95,18 +108,17 @@ export default class ConformanceReporter implements Reporter {
       catalogue: loadCatalogue(),
       replays: replaysOfRun(targets, projects),
     });
-    return writeReports(run, reports, end, this.output);
+    return writeReports(run, reports, end, output);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const current = thisRun();
     try {
-      const chosen = await this.written;
-      const outcome = chosen ?? (await this.write(endOf({ ...(await judgingEnd()), ...(result.status === 'interrupted' && { status: 'interrupted' }) })));
-      this.output.flush();
+      const outcome = (await this.written) ?? (await this.unchosen(result));
+      current.output.flush();
       return this.settle(outcome.verdict, outcome.exitCode, headlineOf(outcome));
     } catch (error) {
-      this.output.flush();
+      current.output.flush();
       // A report that cannot be written (a full disk, a folder taken away) leaves the run without a verdict: one
       // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
       const { code, message } = error as NodeJS.ErrnoException;
@@ -116,6 +128,16 @@ export default class ConformanceReporter implements Reporter {
       this.removeReplays?.();
       current.release();
     }
+  }
+
+  /** The reports of a run whose tests were never chosen (Playwright stopped it first): without a verdict, where it has none. */
+  private async unchosen(result: FullResult): Promise<RunResult> {
+    const streamed = await streamedEnd();
+    if (streamed) return streamed.result;
+    const end = endOf({ ...(await judgingEnd()), ...(result.status === 'interrupted' && { status: 'interrupted' }) });
+    // A fleet that streams, never started: its reports are written one by one, none held.
+    const { run, streams, output } = thisRun();
+    return streams ? reportRun(run, end, output) : this.write(end);
   }
 
   /** The engine's exit code as the run's status and the command's exit code, whatever reporters the user adds or replaces. */

@@ -1,10 +1,13 @@
 import { ConfigError } from '../harness/files/config-error.ts';
+import { forTheLog } from '../harness/files/visible.ts';
 import { ciOf, judgeRun, type JudgingEnd } from '../run/engine.ts';
-import { isFleet, PROJECTS_AT_MOST, projectsOf } from '../run/fleet.ts';
-import { TERMINAL } from '../run/output.ts';
+import { isFleet, mayNarrow, PROJECTS_AT_MOST, projectsOf } from '../run/fleet.ts';
+import { TERMINAL, type Output } from '../run/output.ts';
 import { loadRun, type Run } from '../run/prepare.ts';
+import { FleetReplays } from '../run/replays.ts';
 import { refuseConfiguration, ReportsUnwritten, startRun } from '../run/report-folder.ts';
-import type { RunEnd } from '../run/report-run.ts';
+import { streamRun, type RunEnd } from '../run/report-run.ts';
+import type { RunResult } from '../run/result.ts';
 
 // The Playwright run's state in its runner, where the configuration, global setup and the reporter all run: the
 // run read once (the configuration), its judging (global setup), and how it ended (the reporter). The engine
@@ -18,15 +21,31 @@ export interface RunShape {
   runTimeoutMs: number;
 }
 
+/** A fleet's run streamed in global setup: its result, the line that says why it stopped, and each clause's replay. */
+export interface Streamed {
+  result: RunResult;
+  said?: string;
+  replays: FleetReplays;
+}
+
 interface State {
   run: Run;
   startedAt: number;
   release: () => void;
-  /** The judging's end, once global setup started it. */
+  /**
+   * Whether global setup writes the reports as each target's judging ends (run/report-run.ts streamRun): a fleet
+   * whose command line cannot narrow its tests, so that the tests Playwright chooses are every clause.
+   */
+  streams: boolean;
+  /** The judging's end, once global setup started it; for a run that streams, its end. */
   judging?: Promise<JudgingEnd>;
-  /** The judging's end, once it is over. */
+  streaming?: Promise<Streamed>;
+  /** The judging's end, once it is over; for a run that streams, its end. */
   judged?: JudgingEnd;
+  streamed?: Streamed;
   stop: AbortController;
+  /** The run's lines, held until Playwright's own are out: the run's summary closes the output. */
+  output: Output & { flush(): void; drop(): void };
 }
 
 let state: State | undefined;
@@ -60,7 +79,15 @@ export function readRun(env: NodeJS.ProcessEnv = process.env, argv: string[] = p
     const run = loadRun(env, cwd);
     const problem = optionsProblem(argv, run);
     if (problem !== undefined) throw new ConfigError(problem);
-    if (!listing) state = { run, startedAt: Date.now(), release: startRun(run, TERMINAL), stop: new AbortController() };
+    if (!listing)
+      state = {
+        run,
+        startedAt: Date.now(),
+        release: startRun(run, TERMINAL),
+        streams: isFleet(run) && !mayNarrow(argv),
+        stop: new AbortController(),
+        output: held(),
+      };
     return { reportDir: run.reportDir, projects: projectsOf(run), runTimeoutMs: run.targets[0].runTimeoutMs };
   } catch (error) {
     if (error instanceof ReportsUnwritten) {
@@ -74,21 +101,39 @@ export function readRun(env: NodeJS.ProcessEnv = process.env, argv: string[] = p
   }
 }
 
+/** Lines held until Playwright's own are out. */
+function held(): State['output'] {
+  const lines: [NodeJS.WriteStream, string][] = [];
+  return {
+    out: (text) => void lines.push([process.stdout, forTheLog(text)]),
+    err: (text) => void lines.push([process.stderr, forTheLog(text)]),
+    flush: () => {
+      for (const [stream, text] of lines.splice(0)) stream.write(text);
+    },
+    drop: () => void lines.splice(0),
+  };
+}
+
 /**
- * Starts judging the run. Ctrl+C (SIGINT, which Playwright's runner also takes) aborts the requests in flight:
- * an interrupted run sends nothing more.
+ * Starts judging the run; a run that streams writes its reports meanwhile, each clause's fleet replay added up
+ * target by target. Ctrl+C (SIGINT, which Playwright's runner also takes) aborts the requests in flight: an
+ * interrupted run sends nothing more. The line that says why the run stopped, if it did.
  */
-export function startJudging(): NonNullable<State['judging']> {
+export function startJudging(): Promise<{ said?: string }> {
   const current = thisRun();
   const abort = () => current.stop.abort();
   process.once('SIGINT', abort);
-  current.judging = judgeRun(current.run, current.stop.signal)
-    .then((end) => {
-      current.judged = end;
-      return end;
-    })
-    .finally(() => process.off('SIGINT', abort));
-  return current.judging;
+  const { run, stop, startedAt, output } = current;
+  if (!current.streams) {
+    current.judging = judgeRun(run, stop.signal).then((end) => (current.judged = end));
+    return current.judging.finally(() => process.off('SIGINT', abort));
+  }
+  const replays = new FleetReplays();
+  const onReport = (i: number, report: Parameters<FleetReplays['add']>[2], problem?: string) => replays.add(i, run.targets[i].name, report, problem);
+  current.streaming = streamRun(run, { signal: stop.signal, started: startedAt, ci: ciOf(process.env), onReport }, output).then(
+    ({ said, ...result }) => (current.streamed = { result, said, replays }),
+  );
+  return current.streaming.finally(() => process.off('SIGINT', abort));
 }
 
 /**
@@ -100,6 +145,14 @@ export async function judgingEnd(): Promise<JudgingEnd> {
   if (current.judging === undefined) return { status: 'interrupted', errors: [] };
   current.stop.abort();
   return current.judging;
+}
+
+/** How a run that streams ended, as judgingEnd; undefined where global setup never started it. */
+export async function streamedEnd(): Promise<Streamed | undefined> {
+  const current = thisRun();
+  if (current.streaming === undefined) return undefined;
+  current.stop.abort();
+  return current.streaming;
 }
 
 /** The run's end as the reports take it, with what only the runner knows: how long it took, the CI job it runs in. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { launchChromium } from '../support/browser.ts';
 import { HOSTILE_FIELD_NAMES, QUICK_TIMEOUTS, hostileText, withServer } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
-import { replaysOfRun } from '../../tests/replays.ts';
+import { replaysOfRun } from '../../run/replays.ts';
 
 // Text from a target never reaches the terminal raw, and every report shows it as text: a run against a
 // target that writes terminal sequences, bidi overrides, HTML and Markdown into values, field names, error

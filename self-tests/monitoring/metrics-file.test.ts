@@ -5,6 +5,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderReportMetrics } from '../../reporters/metrics.ts';
 import { labelValue } from '../../reporters/metrics-text.ts';
+import { ScoreTally, type Scored } from '../../reporters/scores.ts';
 import { runConformance } from '../../run/index.ts';
 import { promtool } from './prometheus-tools.ts';
 import { BROKEN_PROFILE, samplesOf, startTenants, type Tenants } from './tenants.ts';
@@ -86,4 +87,40 @@ test('label values are escaped as the formats say, tags become tag_ labels, devi
   expect(samplesOf(text).get('conformance_known_deviations{target="tenant-broken"}')).toBe(1);
   expect(promtool(['check', 'metrics'], renderReportMetrics([report], {}, 'text')).status).toBe(0);
   expect(labelValue('\uD800')).toBe('\uFFFD');
+});
+
+test("a run of several targets gives each claimed profile's score: its ratio, the targets met and judged, and whether data is insufficient", () => {
+  const samples = samplesOf(written);
+  for (const profile of reports[0].claim.profiles) {
+    const broken = profile === BROKEN_PROFILE;
+    expect(samples.get(`conformance_profile_score_ratio{profile="${profile}"}`), profile).toBe(broken ? 0.5 : 1);
+    expect(samples.get(`conformance_profile_targets{profile="${profile}",state="met"}`), profile).toBe(broken ? 1 : 2);
+    expect(samples.get(`conformance_profile_targets{profile="${profile}",state="judged"}`), profile).toBe(2);
+    expect(samples.get(`conformance_profile_insufficient_data{profile="${profile}"}`), profile).toBe(0);
+  }
+});
+
+test('a score by tag has its own family; where no target exercised a profile its ratio is absent, never 0 or 1, and insufficient_data is 1', () => {
+  const [ok, broken] = reports;
+  const tagged = (report: Scored, tier: string): Scored => ({ ...report, tags: { tier, region: 'eu' } });
+  // A profile claimed and exercised by no target: every target's status for it is not-exercised.
+  const unexercised = (report: ConformanceReport) => ({
+    ...report,
+    claim: { ...report.claim, byProfile: [...report.claim.byProfile, { name: 'future', claimed: true, status: 'not-exercised' as const }] },
+  });
+  const tally = new ScoreTally();
+  for (const report of [tagged(unexercised(ok), 'gold'), tagged(unexercised(broken), 'free')]) tally.add(report);
+  const text = renderReportMetrics([ok, broken], { scores: tally.scores() });
+  const samples = samplesOf(text);
+  expect(samples.get(`conformance_profile_tag_score_ratio{profile="${BROKEN_PROFILE}",tag="tier",value="free"}`)).toBe(0);
+  expect(samples.get(`conformance_profile_tag_score_ratio{profile="${BROKEN_PROFILE}",tag="tier",value="gold"}`)).toBe(1);
+  expect(samples.get(`conformance_profile_tag_score_ratio{profile="${BROKEN_PROFILE}",tag="region",value="eu"}`)).toBe(0.5);
+  expect(samples.get(`conformance_profile_tag_targets{profile="${BROKEN_PROFILE}",tag="region",value="eu",state="judged"}`)).toBe(2);
+  expect([...samples.keys()].filter((k) => k.includes('profile="future"') && k.includes('score_ratio'))).toEqual([]);
+  expect(samples.get('conformance_profile_insufficient_data{profile="future"}')).toBe(1);
+  expect(samples.get('conformance_profile_targets{profile="future",state="judged"}')).toBe(0);
+  // No family mixes the fleet with its parts: the overall ratio has no tag label.
+  expect([...samples.keys()].filter((k) => k.startsWith('conformance_profile_score_ratio{') && k.includes('tag='))).toEqual([]);
+  for (const format of ['openmetrics', 'text'] as const)
+    expect(promtool(['check', 'metrics'], renderReportMetrics([ok, broken], { scores: tally.scores() }, format)), format).toEqual({ status: 0, output: '' });
 });

@@ -7,7 +7,7 @@ import { loadCatalogue } from '../../harness/contracts/catalogue.ts';
 import { loadProfiles } from '../../harness/contracts/profiles.ts';
 import { judge } from '../../harness/judging/judge.ts';
 import { runsOf } from '../../harness/judging/verdicts.ts';
-import { fleetReplay } from '../../tests/replays.ts';
+import { fleetReplay } from '../../run/replays.ts';
 import { createSecrets } from '../../harness/secrets/redact.ts';
 import type { Variant } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
