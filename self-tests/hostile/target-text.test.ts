@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { HOSTILE_FIELD_NAMES, QUICK_TIMEOUTS, hostileText, withServer } from '../support/hostile-servers.ts';
 import { referenceTargetEnv, runSuite } from '../support/run-suite.ts';
 import { replaysOfRun } from '../../run/replays.ts';
@@ -48,7 +48,7 @@ test('terminal sequences, bidi overrides, HTML, Markdown and workflow commands f
       expect.arrayContaining(['/projects/*/__proto__', '/projects/*/constructor', '/projects/*/toString', '/projects/*/hasOwnProperty', '/projects/*/valueOf']),
     );
     expect(observed.fields).toHaveLength(HOSTILE_FIELD_NAMES.length);
-    const browser = await launchChromium();
+    const browser = await sharedChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
@@ -60,7 +60,7 @@ test('terminal sequences, bidi overrides, HTML, Markdown and workflow commands f
       ).toEqual({ elements: 0, injected: undefined });
       expect(await page.locator('body').innerText()).toContain('<script>window.injected=2</script>');
     } finally {
-      await browser.close();
+      await leaveChromium(browser);
     }
   });
 });

@@ -6,7 +6,7 @@ import { WRITTEN_FILE } from '../../harness/config/report-folder.ts';
 import { loadTargets } from '../../harness/config/targets.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { reportSchemaErrors } from '../support/report-schema.ts';
 import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { verifyCommand } from '../support/bundles.ts';
@@ -37,7 +37,7 @@ function artefacts(run: SuiteRun) {
 }
 
 async function openReport(file: string, screenshot: string) {
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const external: string[] = [];
   page.on('request', (r) => !r.url().startsWith('file:') && external.push(r.url()));
@@ -49,7 +49,7 @@ async function openReport(file: string, screenshot: string) {
     failedRows: await page.getByTestId('attention').locator('details.clause').count(),
   };
   await page.screenshot({ path: screenshot, fullPage: true });
-  await browser.close();
+  await leaveChromium(browser);
   return { ...seen, external };
 }
 

@@ -8,7 +8,7 @@ import { renderJunit } from '../../reporters/junit.ts';
 import { renderConformancePage, renderMarkdown } from '../../reporters/markdown.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 
 // Text from a target (or from a report merged from shards, or a file of the user's) is shown, never
 // obeyed: escape sequences and bidi controls are written as escapes in the terminal, and HTML and
@@ -175,7 +175,7 @@ test('the matrix summary escapes target names in its rows and columns', () => {
 test('index.html shows every quoted string as text: no element, script or hidden character of the target runs in the page', async () => {
   const html = renderHtml(hostile);
   expect(html).not.toMatch(HIDDEN);
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const page = await browser.newPage();
     const dialogs: string[] = [];
@@ -192,7 +192,7 @@ test('index.html shows every quoted string as text: no element, script or hidden
     expect(dialogs).toEqual([]);
     expect(await page.locator('body').innerText()).toContain('<img src=x onerror="window.injected=1"><script>');
   } finally {
-    await browser.close();
+    await leaveChromium(browser);
   }
 });
 

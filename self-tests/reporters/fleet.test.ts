@@ -16,7 +16,7 @@ import { consoleLine } from '../../reporters/console-summary.ts';
 import { failureSignatures } from '../../reporters/fleet.ts';
 import { buildMatrixReport } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
 import { runMeta } from '../support/run-meta.ts';
 
@@ -113,7 +113,7 @@ test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failu
   const one = buildMatrixReport([reports[0], { report: renamed(faithful, 'other'), path: 'targets/other/index.html' }], 1);
   expect(renderMatrixMarkdown(one)).toContain('- **1 target on Unleash 8.1.0 fails** `signup-token.state.expired-not-enabled`');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fleet-page-'));
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const file = path.join(dir, 'index.html');
     writeFileSync(file, page);
@@ -142,7 +142,7 @@ test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failu
     await tab.locator('#targets th', { hasText: 'what fails' }).click();
     await expect(tab.getByTestId('target-verdict').first()).toHaveText('FAIL');
   } finally {
-    await browser.close();
+    await leaveChromium(browser);
     rmSync(dir, { recursive: true, force: true });
   }
 });

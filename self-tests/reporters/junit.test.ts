@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { ClauseRun } from '../../harness/judging/verdicts.ts';
 import { buildConformanceReport } from '../../reporters/conformance-result.ts';
 import { renderJunit } from '../../reporters/junit.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { ONE_CLAUSE_PER_STATUS } from '../support/every-status.ts';
 import { runMeta } from '../support/run-meta.ts';
 
@@ -31,7 +31,7 @@ const report = buildConformanceReport(
 );
 
 test('an errored clause is an <error>, a violation a <failure>, and a known deviation and what was not judged are <skipped> with why', async () => {
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const page = await browser.newPage();
     const parsed = await page.evaluate(
@@ -70,6 +70,6 @@ test('an errored clause is an <error>, a violation a <failure>, and a known devi
     expect(parsed.cases[2].message).toContain('the run errored: a "quote" & <tag> \\u001b[31m\\u202e and ]]> end');
     expect(parsed.properties).toMatchObject({ verdict: 'fail', 'claim.profiles': 'core,tokens', 'profile.tokens': 'claimed, not-judged' });
   } finally {
-    await browser.close();
+    await leaveChromium(browser);
   }
 });

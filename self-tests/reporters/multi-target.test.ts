@@ -6,7 +6,7 @@ import { REFERENCE_FIXTURES } from '../../reference-server/fixtures.ts';
 import { startReferenceServer, type Variant } from '../../reference-server/server.ts';
 import type { ConformanceReport } from '../../reporters/conformance-result.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { verifyCommand } from '../support/bundles.ts';
 import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { runSuite } from '../support/run-suite.ts';
@@ -75,13 +75,13 @@ test('two targets side by side: each gets its own report, the matrix shows where
   expect(matrixCtrf.results.summary).toMatchObject({ tests: 92, failed: 1 });
   expect(matrixCtrf.results.extra['admin-api-conformance.verdict']).toBe('fail');
 
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const page = await browser.newPage();
   await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
   await expect(page.getByTestId('verdict')).toHaveText('FAIL');
   await expect(page.getByTestId('target-verdict')).toHaveText(['FAIL', 'PASS']);
   await expect(page.locator('tr[data-clause="projects.owner.group"] td.cell')).toHaveText(['failed', 'passed']);
-  await browser.close();
+  await leaveChromium(browser);
 });
 
 // --project leaves a target's tests out, as --grep leaves clauses out: the run judged part of what it was given.

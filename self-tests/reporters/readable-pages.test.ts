@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { samplePages } from '../support/sample-pages.ts';
 
 // Every page a run leaves, read as a customer's browser shows it: each piece of text meets WCAG AA contrast against
@@ -7,8 +7,8 @@ import { samplePages } from '../support/sample-pages.ts';
 
 const pages = samplePages();
 let browser: Browser;
-test.beforeAll(async () => (browser = await launchChromium()));
-test.afterAll(async () => browser.close());
+test.beforeAll(async () => (browser = await sharedChromium()));
+test.afterAll(async () => leaveChromium(browser));
 
 /** Each text on the page whose contrast with what is behind it falls below AA: 4.5:1, or 3:1 for large text. */
 function lowContrast(): string[] {

@@ -9,7 +9,7 @@ import { renderConformancePage } from '../../reporters/markdown.ts';
 import { VERDICT_LABEL } from '../../reporters/sections.ts';
 import { CLAUSE_STATUS_ORDER, STATUSES } from '../../reporters/statuses.ts';
 import { clauseLine } from '../../tests/terminal.ts';
-import { launchChromium } from '../support/browser.ts';
+import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { ctrfSchemaErrors } from '../support/ctrf-schema.ts';
 import { ONE_CLAUSE_PER_STATUS } from '../support/every-status.ts';
 import { CLAUSE_STATUSES, reportSchemaErrors } from '../support/report-schema.ts';
@@ -110,7 +110,7 @@ function readJunit(xml: string) {
 }
 
 test('JUnit holds for each status the element the table names, in the common JUnit shape, its counts those of CTRF', async () => {
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const page = await browser.newPage();
     for (const status of CLAUSE_STATUS_ORDER) {
@@ -136,6 +136,6 @@ test('JUnit holds for each status the element the table names, in the common JUn
     );
     expect(broken.problems).toEqual(['testcase holds failure,skipped', 'testsuite failures="0", 1 counted']);
   } finally {
-    await browser.close();
+    await leaveChromium(browser);
   }
 });
