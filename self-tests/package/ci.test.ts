@@ -8,6 +8,7 @@ import { startReferenceServer } from '../../reference-server/server.ts';
 import { FAULTS } from '../../reference-server/variants/index.ts';
 import { action, runner, runSteps } from '../support/ci-runner.ts';
 import { usedActions, workflowJob } from '../support/ci-steps.ts';
+import { startStandIn } from '../support/stand-in.ts';
 import { keyForms } from '../support/key-forms.ts';
 import { contentsUnder } from '../support/leaks.ts';
 import { pack, run } from '../support/package.ts';
@@ -15,8 +16,8 @@ import { PROJECT_ROOT, referenceTargetEnv, runCommand, runSuite } from '../suppo
 
 // Two CI recipes run as their CI would run them, the suite's command a process of its own as in a job: the action
 // (its steps from action.yml, the environment a runner gives, inputs and expressions filled in) gating a conformant
-// deployment green and a faulty one red, and the GitHub shards recipe, whose jobs install the packed suite, judge
-// a share of the targets each with `--shard`, and merge their report folders. What the action's other inputs and
+// deployment green (and, its command standing in, a faulty one red), and the GitHub shards recipe, whose jobs
+// install the packed suite, judge a share of the targets each with `--shard`, and merge their report folders. What the action's other inputs and
 // the other recipes do is shown with the command standing in, run in process (ci-recipes.test.ts).
 
 test.describe.configure({ mode: 'default', timeout: 240_000 });
@@ -77,13 +78,21 @@ test('the action signs the claim with its signing-key input, and leaves no form 
   }
 });
 
+// The action's scripts as a runner runs them, its command standing in (support/stand-in.ts): the run that carries a
+// verdict through the real command is the one above.
 test('the action fails the job on a violation, after the report is written, and the log says it is a violation, naming the clause', async () => {
   const env = referenceTargetEnv(`${server.url}/variants/${fault.name}`);
-  const { r, ran, out, gated } = await action({
-    'base-url': env.CONFORMANCE_BASE_URL,
-    'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
-    'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
-  });
+  const standIn = await startStandIn();
+  const { r, ran, out, gated } = await action(
+    {
+      'base-url': env.CONFORMANCE_BASE_URL,
+      'admin-token': env.CONFORMANCE_ADMIN_TOKEN,
+      'signup-tokens': env.CONFORMANCE_SIGNUP_TOKENS,
+    },
+    standIn.env,
+    standIn.actionPath,
+    false,
+  ).finally(() => standIn.close());
   expect(out).toEqual({ 'exit-code': '1', verdict: 'fail' });
   expect(gated.exitCode).toBe(1);
   expect(gated.log).toContain('::error title=Conformance FAIL::');
