@@ -10,9 +10,9 @@ import { installInEmptyFolder, pack, run } from '../support/package.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
 
 // The suite as it will be used: packed, installed into an empty folder with no access to this repository, and
-// run there by its command, as a user would: a pass, a configuration error, and a script of the user's importing
-// the library. What the installed command does before it starts anything (help, version, a misspelt command),
-// and its build's functions, are run in this process from the installed files.
+// run there by its command, as a user would (a pass), and by a script of the user's importing the library. What the
+// installed command does before it starts anything (help, version, a misspelt command), and its build's functions
+// (a configuration error among them), are run in this process from the installed files.
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -90,10 +90,14 @@ test('the installed command passes a conformant target, and writes the reports w
 });
 
 // A cron job or a hand-run on a staging host (no CI variable) whose configuration went missing must not pass.
-test('the installed command with no target setting at all is a configuration error, exit code 2, outside CI too, its report in a relative folder taken from the current folder', async () => {
-  const result = await command([], { CONFORMANCE_REPORT_DIR: 'out/unconfigured' });
-  expect(result.exitCode, result.output).toBe(2);
-  expect(result.output).toContain(
+// The installed build's engine, as the installed command's Playwright configuration calls it, in this process.
+test('the installed package with no target setting at all is a configuration error, exit code 2, outside CI too, its report in a relative folder taken from the current folder', async () => {
+  const { runConformance } = build<typeof import('../../run/engine.ts')>('run/index.js');
+  let output = '';
+  const said = { out: (text: string) => void (output += text), err: (text: string) => void (output += text) };
+  const result: RunResult = await runConformance({ env: { CONFORMANCE_REPORT_DIR: 'out/unconfigured' }, cwd: app, output: said });
+  expect(result.exitCode, output).toBe(2);
+  expect(output).toContain(
     'conformance: configuration error: no target: set CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_TARGET); the embedded reference target, a demo, runs only with CONFORMANCE_EMBEDDED=true',
   );
   expect(reportIn(path.join(app, 'out', 'unconfigured')).verdict).toBe('error');
