@@ -191,10 +191,10 @@ test("a stopped step: SIGTERM to the run step stops the command and Playwright w
     const shell = spawn('bash', ['-e', '-c', runStep.run], { cwd: r.workspace, env, stdio: 'ignore', detached: true });
     const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
     try {
-      await expect.poll(() => target.seen.length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => target.seen.length, { timeout: 60_000, intervals: [50] }).toBeGreaterThan(0);
       shell.kill('SIGTERM');
       // Nothing of the run is left within seconds (the bound is the poll's, far below the request's minute).
-      await expect.poll(() => groupAlive(shell.pid!), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => groupAlive(shell.pid!), { timeout: 20_000, intervals: [50] }).toBe(false);
       const code = await ended;
       noteRun(started, code, '');
       expect(code).toBe(143);

@@ -16,11 +16,11 @@ test('SIGTERM to npm alone stops the run npm started within seconds, its report 
       const env = commandEnv({ ...referenceTargetEnv(target.url, { CONFORMANCE_TIMEOUT_MS: '60000' }), CONFORMANCE_REPORT_DIR: reportDir });
       const started = Date.now();
       const npm = spawn('npm', ['run', '--silent', 'conformance'], { cwd: PROJECT_ROOT, env, stdio: 'ignore', detached: true });
-      await expect.poll(() => target.seen.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => target.seen.length, { timeout: 30_000, intervals: [50] }).toBeGreaterThan(0);
       npm.kill('SIGTERM');
       // Nothing of the run is left within seconds (the bound is the poll's): npm's process group is gone, and
       // the report folder let go.
-      await expect.poll(() => groupAlive(npm.pid!), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => groupAlive(npm.pid!), { timeout: 20_000, intervals: [50] }).toBe(false);
       noteRun(started, npm.exitCode, '');
       expect(existsSync(path.join(reportDir, '.conformance-run.lock'))).toBe(false);
       expect(JSON.parse(readFileSync(path.join(reportDir, 'conformance.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', interrupted: true });

@@ -41,7 +41,7 @@ test('the settings printed for a named fault make a run that fails exactly the c
   const fault = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
   const stop = new AbortController();
   const served = serve(['--port', '0', fault.name], stop);
-  await expect.poll(() => served.stdout()).toContain('Ctrl+C stops it.');
+  await expect.poll(() => served.stdout(), { intervals: [50] }).toContain('Ctrl+C stops it.');
   const settings = settingsOf(served.stdout());
   expect(Object.keys(settings).sort()).toEqual([
     'CONFORMANCE_ADMIN_TOKEN',
@@ -64,7 +64,7 @@ test('a valid variant, and the faithful implementation when none is named, pass:
   const stop = new AbortController();
   const served = serve([], stop);
   try {
-    await expect.poll(() => served.stdout()).toContain('Ctrl+C stops it.');
+    await expect.poll(() => served.stdout(), { intervals: [50] }).toContain('Ctrl+C stops it.');
     const settings = settingsOf(served.stdout());
     expect(served.stdout()).toContain(`At ${settings.CONFORMANCE_BASE_URL}: the faithful reference implementation, which conforms.`);
     expect((await judged(settings)).verdict).toBe('pass');
@@ -126,7 +126,7 @@ test('as the command: Ctrl+C stops the server, which ends with 0 and says so', a
   child.stderr.on('data', (d) => (output += d));
   const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    await expect.poll(() => output, { timeout: 60_000 }).toContain('Ctrl+C stops it.');
+    await expect.poll(() => output, { timeout: 60_000, intervals: [50] }).toContain('Ctrl+C stops it.');
     child.kill('SIGINT');
     const code = await ended;
     noteRun(started, code, output);
