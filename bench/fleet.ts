@@ -1,5 +1,6 @@
 // `npm run bench:fleet [-- <targets>...]`: the figures of issue 30; `npm run bench:fleet -- --engine [<targets>...]`
-// those of issue 40, the in-process engine (bench/fleet-engine.ts), the whole process tree's peak memory sampled.
+// those of issue 40, the in-process engine (bench/fleet-engine.ts), the whole process tree's peak memory sampled, and the
+// exporter's probes (bench/exporter.ts).
 // The command's figures below are those of the same fleet through Playwright. Fleets of loopback targets (the reference
 // server, 5% of the targets failing three clauses each) judged in one run of the command, timed with the
 // peak memory of the whole process tree; then the largest fleet split across 10 simulated jobs and merged, the merged matrix
@@ -13,6 +14,7 @@ import type { ConformanceReport } from '../reporters/conformance-result.ts';
 import { buildMatrixReport, type MatrixReport } from '../reporters/matrix-result.ts';
 import { renderMatrixHtml } from '../reporters/matrix-render.ts';
 import { launchChromium } from '../self-tests/support/browser.ts';
+import { exporterFigures } from './exporter.ts';
 import { closingTable, type Figure } from './figures.ts';
 import { loadAverage, machine } from './measure.ts';
 import { killChildrenOnSignal, ROOT, temporaryFolder, timeCommand, type Timed } from './run.ts';
@@ -163,6 +165,8 @@ async function engineFigures(): Promise<void> {
         { name: `every report written, ${n} targets`, measured: `${run.written}`, goal: `${n}`, met: run.written === n },
       );
     }
+    // The exporter's probes (bench/exporter.ts), a tenant at a time.
+    figures.push(...(await exporterFigures()));
     say(`\n${closingTable(figures)}\n`);
     if (figures.some((f) => f.met === false)) process.exitCode = 1;
   } finally {
