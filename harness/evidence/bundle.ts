@@ -81,8 +81,11 @@ export function manifestFile(digests: Record<string, string>, about: Omit<Manife
 }
 
 function writeFolder(dir: string, files: BundleFiles): void {
+  const made = new Set<string>();
   for (const [name, bytes] of files) {
-    makeFolder(path.dirname(path.join(dir, name)));
+    const folder = path.dirname(path.join(dir, name));
+    if (!made.has(folder)) makeFolder(folder);
+    made.add(folder);
     writeFileSync(path.join(dir, name), bytes);
   }
 }
