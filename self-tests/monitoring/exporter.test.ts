@@ -18,12 +18,11 @@ test.describe.configure({ mode: 'default' });
 /** Every body the exporter answered, for the search for tokens. */
 const bodies: string[] = [];
 
-async function get(url: string, accept?: string): Promise<{ status: number; type: string; body: string; ms: number }> {
-  const started = performance.now();
+async function get(url: string, accept?: string): Promise<{ status: number; type: string; body: string }> {
   const response = await fetch(url, accept ? { headers: { accept } } : {});
   const body = await response.text();
   bodies.push(body);
-  return { status: response.status, type: response.headers.get('content-type') ?? '', body, ms: performance.now() - started };
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body };
 }
 
 let tenants: Tenants;
@@ -46,8 +45,8 @@ test('a probe judges the tenant named, and a second within --min-interval answer
   const cached = await get(`${exporter.url}/probe?target=tenant-ok`, 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5');
   expect(cached.type).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
   expect(cached.body.endsWith('# EOF\n')).toBe(true);
-  // The issue's figure is 20 ms; the bound here leaves room for a busy machine.
-  expect(cached.ms).toBeLessThan(500);
+  // The same result, not judged again (the exporter's own counts below); how fast is npm run bench:exporter's figure.
+  expect(samplesOf(cached.body)).toEqual(samplesOf(fresh.body));
   const own = samplesOf((await get(`${exporter.url}/metrics`)).body);
   expect(own.get('conformance_exporter_probes_total{answer="fresh"}')).toBe(1);
   expect(own.get('conformance_exporter_probes_total{answer="cached"}')).toBe(1);
