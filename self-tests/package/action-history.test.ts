@@ -8,7 +8,7 @@ import { FAULTS } from '../../reference-server/variants/index.ts';
 import { outputs, runner, runSteps } from '../support/ci-runner.ts';
 import { actionSteps, substitute } from '../support/ci-steps.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
-import { startStandIn, type StandIn } from '../support/stand-in.ts';
+import { standInForTests } from '../support/stand-in.ts';
 
 // The action keeps the run history across workflow runs in the Actions cache: its restore and save steps, as
 // action.yml writes them, run here against a cache of this test's (a key is written once; a restore takes the
@@ -18,16 +18,12 @@ import { startStandIn, type StandIn } from '../support/stand-in.ts';
 const ACTION = path.join(PROJECT_ROOT, 'action.yml');
 const fault = FAULTS.find((f) => f.name === 'project-health-above-100')!;
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
-let standIn: StandIn;
+const standIn = standInForTests();
 
 test.beforeAll(async () => {
   server = await startReferenceServer(0, [fault]);
-  standIn = await startStandIn();
 });
-test.afterAll(async () => {
-  await standIn?.close();
-  await new Promise<void>((resolve) => server.server.close(() => resolve()));
-});
+test.afterAll(async () => new Promise<void>((resolve) => server.server.close(() => resolve())));
 
 interface CacheStep {
   uses: string;

@@ -10,7 +10,7 @@ import { neverAnswers, refusingUrl, withServer } from '../support/hostile-server
 import { run, userEnv } from '../support/package.ts';
 import { githubEnv } from '../support/ci-runner.ts';
 import { groupAlive, noteRun, PROJECT_ROOT } from '../support/run-suite.ts';
-import { startStandIn, type StandIn } from '../support/stand-in.ts';
+import { standInForTests } from '../support/stand-in.ts';
 
 // The action's steps run as a runner runs them, in a workspace whoever controls the checked-out tree may have
 // filled: planted report files, a lock, a .env. The action's scripts are run by bash as a runner runs them; the
@@ -19,11 +19,7 @@ import { startStandIn, type StandIn } from '../support/stand-in.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-let standIn: StandIn;
-test.beforeAll(async () => {
-  standIn = await startStandIn();
-});
-test.afterAll(async () => standIn?.close());
+const standIn = standInForTests();
 
 const ACTION = path.join(PROJECT_ROOT, 'action.yml');
 

@@ -11,7 +11,7 @@ import { action, runner, runSteps } from '../support/ci-runner.ts';
 import { workflowJob } from '../support/ci-steps.ts';
 import { run } from '../support/package.ts';
 import { PROJECT_ROOT, referenceTargetEnv } from '../support/run-suite.ts';
-import { startStandIn, type Call, type StandIn } from '../support/stand-in.ts';
+import { standInForTests, type Call } from '../support/stand-in.ts';
 
 // The action's inputs and the CI recipes' jobs, their scripts run as their CI runs them (bash for GitHub and
 // GitLab, sh in a Kubernetes pod) with the suite's command standing in: each call of it is run in this process,
@@ -22,17 +22,13 @@ import { startStandIn, type Call, type StandIn } from '../support/stand-in.ts';
 // A fault the admin token alone exposes, as the recipes configure nothing more.
 const fault = FAULTS.find((f) => f.name === 'project-health-above-100')!;
 let server: Awaited<ReturnType<typeof startReferenceServer>>;
-let standIn: StandIn;
+const standIn = standInForTests();
 
 test.beforeAll(async () => {
   server = await startReferenceServer(0, [fault]);
-  standIn = await startStandIn();
 });
 
-test.afterAll(async () => {
-  await standIn?.close();
-  await new Promise<void>((resolve) => (server ? server.server.close(() => resolve()) : resolve()));
-});
+test.afterAll(async () => new Promise<void>((resolve) => (server ? server.server.close(() => resolve()) : resolve())));
 
 /** The action, its command standing in. */
 const standInAction = (inputs: Record<string, string>) => action(inputs, {}, standIn.actionPath, false);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { COMMANDS } from '../../run/commands.ts';
 import { runConformance } from '../../run/engine.ts';
+import { test } from '@playwright/test';
 import { PROJECT_ROOT } from './run-suite.ts';
 
 // The suite's command standing in, for the action's scripts and the CI recipes' shells run as CI runs them: each
@@ -124,5 +125,32 @@ export async function startStandIn(): Promise<StandIn> {
     actionPath,
     calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The stand-ins of a test file: started before its tests, stopped after them. What it returns reads the stand-ins
+ * started, so that a file declares it once, at its top.
+ */
+export function standInForTests(): Omit<StandIn, 'close'> {
+  let started: StandIn | undefined;
+  test.beforeAll(async () => {
+    started = await startStandIn();
+  });
+  test.afterAll(async () => started?.close());
+  const running = (): StandIn => {
+    if (started === undefined) throw new Error('the stand-ins start before the tests of the file');
+    return started;
+  };
+  return {
+    get env() {
+      return running().env;
+    },
+    get actionPath() {
+      return running().actionPath;
+    },
+    get calls() {
+      return running().calls;
+    },
   };
 }
