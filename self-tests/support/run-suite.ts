@@ -126,16 +126,9 @@ export function groupAlive(group: number): boolean {
  * nothing only a process shows (Playwright's options in `args`, a test acting on the process, another copy of the
  * suite); in a child process of its own group otherwise (runSuiteProcess).
  */
-export async function runSuite(
-  env: Record<string, string> = {},
-  args: string[] = [],
-  timeoutMs = 110_000,
-  control?: RunControl,
-  workDir?: string,
-  /** Another copy of the suite's command (support/suite-copy.ts). */
-  command = COMMAND,
-): Promise<SuiteRun> {
-  if (args.length > 0 || control !== undefined || command !== COMMAND) return runSuiteProcess(env, args, timeoutMs, control, workDir, command);
+export async function runSuite(...given: Parameters<typeof runSuiteProcess>): Promise<SuiteRun> {
+  const [env = {}, args = [], , control, workDir, command = COMMAND] = given;
+  if (args.length > 0 || control !== undefined || command !== COMMAND) return runSuiteProcess(...given);
   const { reportDir, cwd } = foldersOf(env, workDir);
   const lines = caught();
   const started = Date.now();
