@@ -1,7 +1,7 @@
-import { appendFileSync, createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { makeFolder } from '../harness/files/folders.ts';
+import { writeWholeAround } from '../harness/files/whole-file.ts';
 import type { ReportView } from './conformance-result.ts';
 import { ctrfShell, ctrfTally, matrixFacts, targetTests, type CtrfTally } from './ctrf.ts';
 import type { MatrixReport } from './matrix-result.ts';
@@ -37,22 +37,11 @@ export class CtrfParts {
   /** Puts ctrf.json together from the tests appended and the matrix's facts. */
   async finish(matrix: MatrixReport): Promise<string> {
     const file = path.join(this.dir, 'ctrf.json');
-    const beside = `${file}.${process.pid}.part`;
-    try {
-      const tally = this.tally ?? ctrfTally([], Date.parse(matrix.startedAt), 0);
-      const shell = JSON.stringify(ctrfShell(this.first ?? matrix, matrixFacts(matrix), tally, []), null, 2);
-      const at = shell.indexOf(TESTS);
-      appendFileSync(this.parts, '');
-      const out = createWriteStream(beside);
-      out.write(`${shell.slice(0, at)}"tests": [\n`);
-      await pipeline(createReadStream(this.parts), out, { end: false });
-      const rest = `\n]${shell.slice(at + TESTS.length)}\n`;
-      await new Promise<void>((resolve, reject) => out.end(rest, (error?: Error | null) => (error ? reject(error) : resolve())));
-      renameSync(beside, file);
-      return file;
-    } finally {
-      rmSync(this.parts, { force: true });
-      rmSync(beside, { force: true });
-    }
+    const tally = this.tally ?? ctrfTally([], Date.parse(matrix.startedAt), 0);
+    const shell = JSON.stringify(ctrfShell(this.first ?? matrix, matrixFacts(matrix), tally, []), null, 2);
+    const at = shell.indexOf(TESTS);
+    appendFileSync(this.parts, '');
+    await writeWholeAround(file, `${shell.slice(0, at)}"tests": [\n`, this.parts, `\n]${shell.slice(at + TESTS.length)}\n`);
+    return file;
   }
 }

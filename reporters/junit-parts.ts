@@ -1,7 +1,7 @@
-import { appendFileSync, createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { makeFolder } from '../harness/files/folders.ts';
+import { writeWholeAround } from '../harness/files/whole-file.ts';
 import type { ReportView } from './conformance-result.ts';
 import { JUNIT_CLOSING, junitCounts, junitOpening, testsuite } from './junit.ts';
 
@@ -38,18 +38,8 @@ export class JunitParts {
   /** Puts junit.xml together from the testsuites appended. */
   async finish(): Promise<string> {
     const file = path.join(this.dir, 'junit.xml');
-    const beside = `${file}.${process.pid}.part`;
-    try {
-      appendFileSync(this.parts, '');
-      const out = createWriteStream(beside);
-      out.write(junitOpening(this.all, this.seconds));
-      await pipeline(createReadStream(this.parts), out, { end: false });
-      await new Promise<void>((resolve, reject) => out.end(JUNIT_CLOSING.slice(1), (error?: Error | null) => (error ? reject(error) : resolve())));
-      renameSync(beside, file);
-      return file;
-    } finally {
-      rmSync(this.parts, { force: true });
-      rmSync(beside, { force: true });
-    }
+    appendFileSync(this.parts, '');
+    await writeWholeAround(file, junitOpening(this.all, this.seconds), this.parts, JUNIT_CLOSING.slice(1));
+    return file;
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 
 // A file written whole or not at all: beside it first, then renamed over it. On a disk that fills up, write(2)
 // may write part of what it was given and say so; Node's writeFileSync goes on until all is written or the disk
@@ -23,5 +24,24 @@ export function writeWhole(file: string, content: string): void {
   } catch (error) {
     rmSync(beside, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Writes `file` whole from a head, the bytes of the file `middle` (written piece by piece beforehand: a fleet's
+ * testsuites, say, which never lie whole in memory) and a tail, beside it first, then renamed over it. `middle` is
+ * removed, whatever the outcome.
+ */
+export async function writeWholeAround(file: string, head: string, middle: string, tail: string): Promise<void> {
+  const beside = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    const out = createWriteStream(beside, { flags: 'wx', mode: 0o644 });
+    out.write(head);
+    await pipeline(createReadStream(middle), out, { end: false });
+    await new Promise<void>((resolve, reject) => out.end(tail, (error?: Error | null) => (error ? reject(error) : resolve())));
+    renameSync(beside, file);
+  } finally {
+    rmSync(middle, { force: true });
+    rmSync(beside, { force: true });
   }
 }
