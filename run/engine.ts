@@ -111,11 +111,30 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     return refused(error, env, cwd, output);
   }
   try {
+    return await judgeAndReport(run, { signal: options.signal, started, selection, ci: ciOf(env), output, onTarget: options.onTarget });
+  } finally {
+    release();
+  }
+}
+
+/** How a run whose report folder is taken is judged: its stop, when it started, the clauses it judges, its CI, its lines. */
+export interface Judging extends StreamStart {
+  output: Output;
+  onTarget?: ConformanceOptions['onTarget'];
+}
+
+/**
+ * Sends a run's requests, judges every clause and writes the reports, its report folder already taken (startRun):
+ * the run's result. A report that cannot be written leaves the run without a verdict, in one line, never a throw.
+ */
+export async function judgeAndReport(run: Run, how: Judging): Promise<RunResult> {
+  const { output, onTarget, ...start } = how;
+  try {
     // A fleet's reports are written as each target's judging ends (report-run.ts streamRun): its memory does not grow with its size.
-    if (isFleet(run)) return await streamed(run, { signal: options.signal, started, selection, ci: ciOf(env) }, output, options.onTarget);
-    const { said, ...end } = await judgeRun(run, options.signal);
+    if (isFleet(run)) return await streamed(run, start, output, onTarget);
+    const { said, ...end } = await judgeRun(run, start.signal);
     if (said !== undefined) output.err(`${said}\n`);
-    return await reportRun(run, { ...end, durationMs: Date.now() - started, selection, ci: ciOf(env) }, output, options.onTarget);
+    return await reportRun(run, { ...end, durationMs: Date.now() - start.started, selection: start.selection, ci: start.ci }, output, onTarget);
   } catch (error) {
     // A report that cannot be written (a full disk, a folder taken away) leaves the run without a verdict: one
     // line, and the folder as it was, its incomplete report whole (each file is written whole or not at all).
@@ -123,7 +142,5 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const reason = `the reports could not be written (${visible(code ?? message ?? String(error))})`;
     output.err(`conformance: no verdict: ${reason}\n`);
     return { verdict: 'incomplete', exitCode: EXIT_CODE.incomplete, reportDir: run.reportDir, targets: [], reason };
-  } finally {
-    release();
   }
 }

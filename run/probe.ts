@@ -3,13 +3,12 @@ import path from 'node:path';
 import type { TargetConfig } from '../harness/config/config.ts';
 import { slug } from '../harness/config/targets.ts';
 import type { ConformanceReport } from '../reporters/conformance-result.ts';
-import { judgeRun } from './engine.ts';
+import { judgeAndReport } from './engine.ts';
 import { SILENT } from './output.ts';
 import type { Run } from './prepare.ts';
 import { startRun } from './report-folder.ts';
-import { reportRun } from './report-run.ts';
 
-// One probe of the exporter (run/exporter.ts): one target of the fleet judged now by the engine's own steps (its
+// One probe of the exporter (run/exporter.ts): one target of the fleet judged now by the engine's judgeAndReport, as runConformance judges (its
 // report folder taken, its requests sent and judged, its reports, bundle and metrics.prom written), in a folder of
 // its own below `tenants/<target>/` of the run's report folder. The latest few are kept, and `latest` names the newest.
 
@@ -32,8 +31,8 @@ function probeRun(base: Run, config: TargetConfig, dir: string): Run {
 }
 
 /**
- * Judges `config` now and writes its reports: the report, and its folder. `signal` stops it (the report then says
- * interrupted). A report that cannot be written throws, as the engine's own errors do.
+ * Judges `config` now by the engine (judgeAndReport, as runConformance does) and writes its reports: the report, and
+ * its folder. `signal` stops it (the report then says interrupted). A run that wrote no report throws, saying why.
  */
 export async function probeTarget(base: Run, config: TargetConfig, signal?: AbortSignal): Promise<{ report: ConformanceReport; dir: string }> {
   const started = Date.now();
@@ -42,8 +41,8 @@ export async function probeTarget(base: Run, config: TargetConfig, signal?: Abor
   const run = probeRun(base, config, dir);
   const release = startRun(run, SILENT);
   try {
-    const { said: _said, ...end } = await judgeRun(run, signal);
-    const result = await reportRun(run, { ...end, durationMs: Date.now() - started }, SILENT);
+    const result = await judgeAndReport(run, { signal, started, output: SILENT });
+    if (result.targets[0] === undefined) throw new Error(result.reason ?? 'no report was written');
     return { report: result.targets[0].report, dir };
   } finally {
     release();
