@@ -9,11 +9,16 @@ import { FAULTS } from '../../reference-server/variants/index.ts';
 import type { MatrixReport } from '../../reporters/matrix-result.ts';
 import { neverAnswers, withServer } from '../support/hostile-servers.ts';
 import { killGroup, runSuiteProcess, statusesOf } from '../support/run-suite.ts';
+import { SILENT } from '../../run/output.ts';
+import { loadRun } from '../../run/prepare.ts';
+import { startRun } from '../../run/report-folder.ts';
+import { streamRun, withdrawn } from '../../run/report-run.ts';
 
 // A fleet under the command, its tests not narrowed, is written as each target's judging ends, in global setup
 // (run/report-run.ts streamRun), and its tests replay each clause's fleet replay added up meanwhile: the command's
 // exit code, lines and reports are the engine's, and Ctrl+C while it streams leaves it INTERRUPTED. Child
-// processes: only a process shows what Playwright's runner and a signal do with it.
+// processes: only a process shows what Playwright's runner and a signal do with it. What taking back a streamed run
+// leaves is the engine's, shown in process.
 
 const EXPIRED = FAULTS.find((f) => f.name === 'expired-token-enabled')!;
 
@@ -88,4 +93,37 @@ test('Ctrl+C while a fleet is written target by target stops the command, exit c
       rmSync(run.reportDir, { recursive: true, force: true });
     }
   });
+});
+
+// What the reporter does when Playwright chose fewer tests than the clauses a streamed fleet judged (an option the
+// suite does not know to narrow them): the engine's withdrawn, in this process, on a fleet streamed as global setup
+// streams it. No report of the fleet may keep a verdict its tests did not carry.
+test('a streamed fleet whose tests came out narrower than its judging is taken back: every report without a verdict, no bundle, exit code 3', async () => {
+  const reference = await startReferenceServer(0, [EXPIRED]);
+  const { dir, env } = fleetFile(9, (i) => (i === 0 ? `${reference.url}/variants/${EXPIRED.name}` : reference.url));
+  try {
+    const run = loadRun({ ...env, CONFORMANCE_REPORT_DIR: path.join(dir, 'report') }, dir);
+    const release = startRun(run, SILENT);
+    try {
+      const streamed = await streamRun(run, { started: Date.now() }, SILENT);
+      expect(streamed.exitCode).toBe(1);
+      const bundles = streamed.targets.map((t) => t.bundle!);
+      expect(bundles.every((b) => existsSync(b))).toBe(true);
+      const result = await withdrawn(run, streamed, 'the tests came out narrower than the judging', 0, SILENT);
+      expect([result.exitCode, result.verdict]).toEqual([3, 'error']);
+      for (const target of run.targets) {
+        const report = JSON.parse(readFileSync(path.join(target.reportDir, 'conformance.json'), 'utf8'));
+        expect(report.verdict, target.name).toBe('error');
+        expect(report.errors, target.name).toContain('the tests came out narrower than the judging');
+        expect(Object.values(statusesOf(report)), target.name).not.toContain('passed');
+      }
+      expect(bundles.filter((b) => existsSync(b))).toEqual([]);
+      expect((JSON.parse(readFileSync(path.join(dir, 'report', 'conformance.json'), 'utf8')) as MatrixReport).verdict).toBe('error');
+    } finally {
+      release();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await new Promise((resolve) => reference.server.close(resolve));
+  }
 });
