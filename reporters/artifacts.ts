@@ -23,20 +23,21 @@ function write(dir: string, files: [string, string][], stepSummary: string | und
   return files.map(([name]) => path.join(dir, name));
 }
 
-/** The files a run leaves, each rendered from the one report. Returns their paths. */
-export function writeArtifacts(report: ReportView, dir: string, stepSummary?: string): string[] {
-  return write(
-    dir,
-    [
-      ['conformance.json', `${JSON.stringify(report, null, 2)}\n`],
-      ['index.html', renderHtml(report)],
-      ['summary.md', renderMarkdown(report)],
-      ['badge.svg', renderBadge(report)],
-      ['junit.xml', renderJunit([report])],
-      ['ctrf.json', renderCtrf(report)],
-    ],
-    stepSummary,
-  );
+/** The files a run leaves beside its bundle, each rendered from the one report: by name, with their text. */
+export function renderArtifacts(report: ReportView): [string, string][] {
+  return [
+    ['conformance.json', `${JSON.stringify(report, null, 2)}\n`],
+    ['index.html', renderHtml(report)],
+    ['summary.md', renderMarkdown(report)],
+    ['badge.svg', renderBadge(report)],
+    ['junit.xml', renderJunit([report])],
+    ['ctrf.json', renderCtrf(report)],
+  ];
+}
+
+/** Writes the files a run leaves, rendered from the one report unless given so. Returns their paths. */
+export function writeArtifacts(report: ReportView, dir: string, stepSummary?: string, rendered = renderArtifacts(report)): string[] {
+  return write(dir, rendered, stepSummary);
 }
 
 /**

@@ -127,6 +127,8 @@ export class MatrixTally {
   private summary: MatrixReport['summary'] = { ...ZERO, total: 0, must: { ...ZERO, total: 0 } };
   private readonly errors: string[] = [];
   private readonly signatures: SignatureGroups = new Map();
+  /** Each target's place, by name: a signature lists its targets in the run's order, whatever order they were added in. */
+  private readonly places = new Map<string, number>();
   private readonly scores = new ScoreTally();
 
   constructor(targets: number) {
@@ -155,6 +157,7 @@ export class MatrixTally {
     };
     for (const e of report.errors) this.errors.push(`${report.target.name}: ${e}`);
     addSignatures(this.signatures, report);
+    this.places.set(report.target.name, place);
     this.scores.add(report);
   }
 
@@ -183,7 +186,10 @@ export class MatrixTally {
       ...(interrupted && { interrupted: true as const }),
       summary: this.summary,
       targets: kept.map((k) => k.row),
-      signatures: sortedSignatures(this.signatures),
+      signatures: sortedSignatures(this.signatures).map((s) => ({
+        ...s,
+        targets: [...s.targets].sort((a, b) => (this.places.get(a) ?? 0) - (this.places.get(b) ?? 0)),
+      })),
       scores: this.scores.scores(),
       clauses: first.clauses.map((c, i) => {
         const byTarget = Object.fromEntries(kept.map((k) => [k.row.name, k.statuses[i]]));

@@ -40,7 +40,8 @@ function attestationLine(report: ConformanceReport, bundle: string, config: Targ
 
 /**
  * The target's evidence bundle, for a run that ended (an interrupted one leaves none), and its signed attestation
- * when a key is given. `configuration` is the digest of the configuration the judge ran with.
+ * when a key is given. `configuration` is the digest of the configuration the judge ran with; `reports`, the files
+ * rendered beside the bundle, which it carries.
  */
 export async function writeEvidence(
   report: ConformanceReport,
@@ -48,6 +49,7 @@ export async function writeEvidence(
   ended: boolean,
   today: string,
   configuration: string | undefined,
+  reports: [string, string][],
 ): Promise<EvidenceLine[]> {
   // No verdict is the reason a run signs nothing, before whatever became of its bundle.
   const unsigned = (why: string) => (config.signing ? [none(`  attestation: none, ${noVerdictToSign(report) ?? why}`)] : []);
@@ -57,7 +59,11 @@ export async function writeEvidence(
   }
   let bundle: Awaited<ReturnType<typeof writeEvidenceBundle>>;
   try {
-    bundle = await writeEvidenceBundle(report, { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle }, today);
+    bundle = await writeEvidenceBundle(
+      report,
+      { reportDir: config.reportDir, evidenceDir: config.evidenceDir, replayOf: report.replay?.bundle, reports },
+      today,
+    );
   } catch (error) {
     // The verdict stands on the judged answers, which the reports hold; only their bundle is missing.
     await discardEvidence(config.reportDir);

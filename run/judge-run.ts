@@ -28,7 +28,8 @@ import { failedClauses, requestsToConfirm } from '../harness/judging/confirmatio
 import type { ClauseCheck } from '../harness/judging/violations.ts';
 import { sendAgain } from '../harness/recording/confirm.ts';
 
-function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): void {
+/** Writes the request log beside the reports (requests.json); returns its text, which the bundle carries too. */
+function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): string {
   const versionPath = config.readVersion?.path;
   const requests = recording.exchanges.map((e) => ({
     method: e.request.method,
@@ -41,8 +42,10 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunF
     ...(e.request.path === versionPath && e.request.credential === 'admin' ? { outsideDocument: 'product-version' as const } : {}),
   }));
   const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
+  const text = `${JSON.stringify(log, null, 2)}\n`;
   makeFolder(config.reportDir);
-  writeFileSync(path.join(config.reportDir, REQUEST_LOG), `${JSON.stringify(log, null, 2)}\n`);
+  writeFileSync(path.join(config.reportDir, REQUEST_LOG), text);
+  return text;
 }
 
 /** What a target answered: the recording, the consistency of repeat mode, and the confirmations of a replayed bundle. */
@@ -108,10 +111,10 @@ async function judgeTarget(
     replay: config.replay && { bundle: config.replay.bundle },
     ...(shard && { shard: shardOfRun(shard) }),
   };
-  writeRequestLog(config, recording, facts, secrets);
-  // The evidence bundle's exchanges, secrets as placeholders, written while the judge runs (once its failures are
-  // confirmed, when they are to be); the reporter adds the reports.
-  const stage = (rounds: Exchange[][]) => stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts, rounds), !config.evidenceDir);
+  const requestLog = writeRequestLog(config, recording, facts, secrets);
+  // The evidence bundle's exchanges, secrets as placeholders, put together while the judge runs (once its failures
+  // are confirmed, when they are to be); the reporter adds the reports.
+  const stage = (rounds: Exchange[][]) => stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts, rounds), requestLog);
   const confirming = config.replay ? (answered.confirmations ?? []).length > 0 : config.confirm > 0;
   if (!confirming) stage([]);
   const problem = preflightProblem(config, recording);

@@ -16,8 +16,9 @@ import { incompleteReport, type ConformanceReport } from '../reporters/conforman
 import { refusalReport } from '../reporters/refusal-report.ts';
 import type { Output } from './output.ts';
 
-// The report folder belongs to one run: taken at its start, before any request, and holding an
-// incomplete verdict until the run writes the real one.
+// The report folder belongs to one run: taken at its start, before any request. A run of one target leaves an
+// incomplete verdict there until it writes the real one; a run of several has no matrix until its end, and each
+// target's folder holds nothing until its reports are written: what an earlier run left is gone either way.
 
 function placeholder(target: ConformanceReport['target'], product?: Product, claim?: string[]): ConformanceReport {
   return incompleteReport(loadCatalogue(), {
@@ -39,13 +40,17 @@ export class ReportsUnwritten extends Error {
   }
 }
 
-/** Takes every report folder of the run and leaves an incomplete report in each; returns what lets the folder go. */
+/**
+ * Takes every report folder of the run and, for a run of one target, leaves an incomplete report in it; returns what
+ * lets the folder go. A run of several writes nothing before its first target's reports: an incomplete report in
+ * each of 10,000 targets' folders, replaced by its real one minutes later, would be most of a fleet's writing.
+ */
 export function startRun(run: RunTargets, output: Output): () => void {
   // What this run writes: its reports, and with several targets each one's folder below targets/.
   const folders = run.multi ? run.targets.map((t) => path.relative(run.reportDir, t.reportDir).split(path.sep).join('/')) : [];
   const release = takeReportFolder(run.reportDir, [...RUN_OUTPUT, ...folders]);
   try {
-    for (const t of run.targets) {
+    for (const t of run.multi ? [] : run.targets) {
       const report = placeholder({ name: t.name, baseUrl: t.baseUrl || 'http://127.0.0.1', embedded: t.embedded }, t.product, t.claim);
       writeArtifacts(report, t.reportDir);
     }

@@ -17,7 +17,7 @@ import { appends, labelledReports, recordHistory } from './history.ts';
 import { annotations, MAX_ANNOTATIONS } from '../reporters/annotations.ts';
 import { attestationFileOf } from '../harness/evidence/attestation-file.ts';
 import { judgeTargets } from './judge-run.ts';
-import { writeArtifacts, writeMatrixArtifacts } from '../reporters/artifacts.ts';
+import { renderArtifacts, writeArtifacts, writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { compareWithBaseline } from '../reporters/baseline.ts';
 import { buildConformanceReport, type ConformanceReport, type ReportView, type RunMeta, type Verdict } from '../reporters/conformance-result.ts';
 import { consoleLine, consoleSummary } from '../reporters/console-summary.ts';
@@ -214,10 +214,11 @@ export class RunWriter {
     const report = compare ? compared(run, built, config) : built;
     const today = end.judgement?.today ?? new Date().toISOString().slice(0, 10);
     const ended = end.status !== 'interrupted' && end.status !== 'timedout';
-    const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : end.ci?.stepSummary);
+    const rendered = renderArtifacts(report);
+    const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : end.ci?.stepSummary, rendered);
     const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
     const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
-    const evidence = await writeEvidence(report, { ...config, evidenceDir }, ended, today, configuration);
+    const evidence = await writeEvidence(report, { ...config, evidenceDir }, ended, today, configuration, rendered);
     // A fleet's target that passes has no line, but what is missing of its evidence does. A run stopped before it
     // ended found nothing to list (its judging is whole or none): its one line closes the run.
     if (end.status !== 'interrupted')

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from '../files/checked.ts';
@@ -18,11 +20,6 @@ const tar = () => require('tar') as typeof import('tar');
 
 /** The archive a run leaves beside its reports. */
 export const BUNDLE_ARCHIVE = 'evidence.tar.gz';
-/**
- * Where a target's bundle is put together in its report folder while the run goes on: the redacted
- * recording first, the reports and the manifest at the end. It holds no secret.
- */
-export const STAGING = '.evidence-staging';
 /** The archive while it is written; renamed to BUNDLE_ARCHIVE once whole, so no run leaves part of one under that name. */
 export const PARTIAL_ARCHIVE = '.evidence.tar.gz.partial';
 export const MANIFEST = 'manifest.json';
@@ -98,55 +95,28 @@ export function writeBundleFolder(dir: string, files: BundleFiles): void {
 }
 
 /**
- * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the
- * recording can be compressed while the tests run, and the reports and the manifest added last.
+ * Writes the bundle as a gzipped tar of these files, in this order, with no owner, mode or time of this machine in it:
+ * put together in memory (a bundle's files are held there already), compressed by Node's zlib on its own threads at
+ * the fastest level (a recording of large lists takes a quarter more room, and half the time), written beside the
+ * archive and renamed over it once whole, so that no run leaves part of one under its name.
  */
-export class ArchiveWriter {
-  private readonly pack: InstanceType<typeof import('tar').Pack>;
-  private readonly written: Promise<void>;
-  private readonly partial: string;
-
-  /** Files are taken from `staging`, under the names they have in the bundle. */
-  constructor(
-    private readonly staging: string,
-    private readonly file: string,
-  ) {
-    const partial = (this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE));
-    this.pack = new (tar().Pack)({ cwd: staging, portable: true, noMtime: true });
-    // Compressed by Node's zlib, on its own threads: tar's gzip would compress on the runner's one thread,
-    // while a worker starts and the tests run. The fastest level: a recording of large lists takes a
-    // quarter more room, and half the time.
-    const gzip = createGzip({ level: 1 });
-    const out = createWriteStream(partial);
-    this.written = new Promise<void>((resolve, reject) => {
-      out.on('close', resolve).on('error', reject);
-      gzip.on('error', reject);
-      this.pack.on('error', reject);
-    });
-    this.written.catch(() => {}); // told where finish() is awaited
-    this.pack.pipe(gzip).pipe(out);
+export async function writeArchive(file: string, files: BundleFiles): Promise<void> {
+  const { PackSync, ReadEntry, Header } = tar();
+  const pack = new PackSync({ portable: true, noMtime: true });
+  const parts: Buffer[] = [];
+  pack.on('data', (chunk: Buffer) => parts.push(chunk));
+  for (const [name, bytes] of files) {
+    const entry = new ReadEntry(new Header({ path: name, type: 'File', mode: 0o644, size: bytes.length }));
+    entry.end(bytes);
+    pack.add(entry);
   }
-
-  /** Adds files already written to the staging folder, in this order. */
-  add(names: string[]): this {
-    for (const name of names) this.pack.add(name);
-    return this;
-  }
-
-  /** Writes these last files to the staging folder, adds them, and ends the archive. */
-  async finish(last: BundleFiles): Promise<void> {
-    writeFolder(this.staging, last);
-    this.add([...last.keys()]);
-    this.pack.end();
-    await this.written;
-    renameSync(this.partial, this.file);
-  }
-
-  /** Stops writing: no archive, and no part of one, is left. */
-  async abandon(): Promise<void> {
-    this.pack.end();
-    await this.written.catch(() => {});
-    rmSync(this.partial, { force: true });
+  pack.end();
+  const partial = path.join(path.dirname(file), PARTIAL_ARCHIVE);
+  try {
+    await pipeline(Readable.from(parts), createGzip({ level: 1 }), createWriteStream(partial, { mode: 0o644 }));
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
   }
 }
 

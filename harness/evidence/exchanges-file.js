@@ -1,16 +1,14 @@
 // @ts-check
-// Writes a bundle's recording to its file: the one code that runs on a thread of its own (exchanges-thread.js)
+// Puts a bundle's recording into bytes: the one code that runs on a thread of its own (exchanges-thread.js)
 // for a large recording and in the caller's process for a small one. JavaScript with Node's own modules only,
 // type-checked like the rest: a thread loads it by itself, with no TypeScript loader, from a clone (where the
 // suite's own TypeScript is loaded by Playwright or tsx, and the action installs neither tsx nor any other)
 // as from the installed package, whose build copies it into dist/.
 const { createHash } = require('node:crypto');
-const { closeSync, openSync, renameSync, writeSync } = require('node:fs');
 
 /**
  * What is written: the recording without its bodies, and each distinct body once.
  * @typedef {object} ExchangesJob
- * @property {string} file where the recording goes; it appears under this name only when whole
  * @property {string} head the JSON text of the recording up to its exchanges
  * @property {string[]} exchanges each exchange's JSON text, without its body
  * @property {number[]} bodyOf for each exchange, the index of its body in `bodies`, or -1 when it has none
@@ -18,39 +16,36 @@ const { closeSync, openSync, renameSync, writeSync } = require('node:fs');
  */
 
 /**
- * Writes the job's file an exchange at a time; each distinct body is written once, by the first exchange that
- * has it, and a later exchange with the same body names that one (`bodySameAs`).
+ * The job's file, put together an exchange at a time (one JSON text of every body at once could pass the longest
+ * string a JavaScript engine holds); each distinct body is written once, by the first exchange that has it, and a
+ * later exchange with the same body names that one (`bodySameAs`).
  * @param {ExchangesJob} job
- * @returns {string} the SHA-256 of the file's bytes
+ * @returns {{ bytes: Buffer, digest: string }} the file's bytes and their SHA-256
  */
-function writeExchangesJob({ file, head, exchanges, bodyOf, bodies }) {
+function exchangesBytes({ head, exchanges, bodyOf, bodies }) {
   const hash = createHash('sha256');
-  const partial = `${file}.partial`;
-  const fd = openSync(partial, 'w');
+  /** @type {Buffer[]} */
+  const parts = [];
   /** @param {string} text */
   const write = (text) => {
-    hash.update(text);
-    writeSync(fd, text);
+    const bytes = Buffer.from(text);
+    hash.update(bytes);
+    parts.push(bytes);
   };
   /** The first exchange with each body, by the body's index. */
   const holder = new Map();
-  try {
-    write(head);
-    exchanges.forEach((exchange, i) => {
-      const separator = i === 0 ? '' : ',\n';
-      if (bodyOf[i] === -1) return write(separator + exchange);
-      if (holder.has(bodyOf[i])) return write(`${separator}${exchange.slice(0, -1)},"bodySameAs":${holder.get(bodyOf[i])}}`);
-      holder.set(bodyOf[i], i);
-      write(`${separator}${exchange.slice(0, -1)},"bodyText":`);
-      write(JSON.stringify(bodies[bodyOf[i]]));
-      write('}');
-    });
-    write('\n]}\n');
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(partial, file);
-  return hash.digest('hex');
+  write(head);
+  exchanges.forEach((exchange, i) => {
+    const separator = i === 0 ? '' : ',\n';
+    if (bodyOf[i] === -1) return write(separator + exchange);
+    if (holder.has(bodyOf[i])) return write(`${separator}${exchange.slice(0, -1)},"bodySameAs":${holder.get(bodyOf[i])}}`);
+    holder.set(bodyOf[i], i);
+    write(`${separator}${exchange.slice(0, -1)},"bodyText":`);
+    write(JSON.stringify(bodies[bodyOf[i]]));
+    write('}');
+  });
+  write('\n]}\n');
+  return { bytes: Buffer.concat(parts), digest: hash.digest('hex') };
 }
 
-module.exports = { writeExchangesJob };
+module.exports = { exchangesBytes };

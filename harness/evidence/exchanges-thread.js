@@ -1,7 +1,10 @@
 // @ts-check
-// The thread that writes a large recording (exchanges-writer.ts starts it with its job): it writes the file
-// and posts the digest of its bytes.
+// The thread that puts a large recording into bytes (exchanges-writer.ts starts it with its job): it posts the
+// bytes, handed over without a copy, and their digest.
 const { parentPort, workerData } = require('node:worker_threads');
-const { writeExchangesJob } = require('./exchanges-file.js');
+const { exchangesBytes } = require('./exchanges-file.js');
 
-parentPort?.postMessage(writeExchangesJob(workerData));
+const { bytes, digest } = exchangesBytes(workerData);
+// The bytes' own memory is handed over; a Buffer that shares Node's pool is copied into its own first.
+const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(bytes);
+parentPort?.postMessage({ bytes: own, digest }, [/** @type {ArrayBuffer} */ (own.buffer)]);

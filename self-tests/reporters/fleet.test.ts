@@ -14,7 +14,7 @@ import { FAULTS } from '../../reference-server/variants/index.ts';
 import { buildConformanceReport, type ConformanceReport } from '../../reporters/conformance-result.ts';
 import { consoleLine } from '../../reporters/console-summary.ts';
 import { failureSignatures } from '../../reporters/fleet.ts';
-import { buildMatrixReport } from '../../reporters/matrix-result.ts';
+import { buildMatrixReport, MatrixTally } from '../../reporters/matrix-result.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../../reporters/matrix-render.ts';
 import { leaveChromium, sharedChromium } from '../support/browser.ts';
 import { REFERENCE_INPUT, recordInProcess } from '../support/in-process.ts';
@@ -97,6 +97,19 @@ test('failures are grouped by clause, place (array positions aside), requirement
   expect(healthPlaces.length).toBeGreaterThan(0);
   expect(healthPlaces.every((p) => !/\/\d+(\/|$)/.test(p))).toBe(true);
   expect(signatures.some((s) => s.targets.includes('faithful'))).toBe(false);
+});
+
+test("a fleet's matrix is the same whatever order its targets' reports came in: rows and each signature's targets in the run's order", () => {
+  const broken = reportOf(fault('expired-token-enabled'), 'a', '8.1.0');
+  const reports = [broken, renamed(broken, 'b'), reportOf(undefined, 'c', '8.1.0'), renamed(broken, 'd')];
+  const tallied = (order: number[]) => {
+    const tally = new MatrixTally(reports.length);
+    for (const i of order) tally.add(i, reports[i], `targets/${reports[i].target.name}/index.html`);
+    return tally.matrix(0);
+  };
+  const inOrder = tallied([0, 1, 2, 3]);
+  expect(inOrder.signatures?.[0].targets).toEqual(['a', 'b', 'd']);
+  expect(tallied([3, 2, 0, 1])).toEqual(inOrder);
 });
 
 test('the page of a fleet of 1,000 targets is under 5 MB, shows its shared failures once, and sorts and filters its rows', async () => {
