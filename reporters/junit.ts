@@ -57,8 +57,19 @@ export const junitCounts = (clauses: Pick<ClauseResult, 'status'>[]) => {
   return { tests: clauses.length, failures: of('failure'), errors: of('error'), skipped: of('skipped') };
 };
 
-/** One target's testsuite element. */
+/**
+ * A report's testsuite, rendered once: a fleet's target has it in its own junit.xml and in the run's (junit-parts.ts),
+ * from the one report, which no one changes once built.
+ */
+const rendered = new WeakMap<ReportView, string>();
 export function testsuite(report: ReportView): string {
+  let suite = rendered.get(report);
+  if (suite === undefined) rendered.set(report, (suite = renderTestsuite(report)));
+  return suite;
+}
+
+/** One target's testsuite element. */
+function renderTestsuite(report: ReportView): string {
   const n = junitCounts(report.clauses);
   const properties = [
     property('verdict', report.verdict),

@@ -123,6 +123,12 @@ function pause(ms: number, deadline: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * What the request's deadline is aborted with once its answer is in, which lets go of whatever still listens for
+ * it: one value made once, not an AbortError with its stack for each of a fleet's hundreds of thousands of requests.
+ */
+const ANSWERED = Object.freeze({ answered: true });
+
 /** The request's answer within `timeoutMs`, every try included: a 429 is tried again (harness/transport/rate-limit.ts). */
 async function answerWithin(url: string, headers: Record<string, string>, options: HttpOptions): Promise<Answer> {
   const deadline = new AbortController();
@@ -142,7 +148,7 @@ async function answerWithin(url: string, headers: Record<string, string>, option
   } finally {
     clearTimeout(timer);
     options.stop?.removeEventListener('abort', stop);
-    deadline.abort();
+    deadline.abort(ANSWERED);
   }
 }
 
