@@ -1,5 +1,6 @@
 import { decodedViews, originalSpan, type View } from './decoded-view.ts';
 import { needlesOf, type Needle } from './secret-forms.ts';
+import { remembered } from './remembered.ts';
 import { MIN_SECRET_CHARS, namedSecrets, proxySecrets, type SecretSource } from './secret-rule.ts';
 
 export type Redactor = (text: string) => string;
@@ -171,22 +172,61 @@ function suffixLength(text: string, lower: string): number {
 }
 
 /**
+ * The needles of a redactor's secrets, in order, as the ends of a text are compared with them, and which of them
+ * hold each stretch of MIN_SECRET_CHARS of their text in lower case (its grams).
+ */
+interface EdgeNeedles {
+  needles: { marker: string; lower: string }[];
+  byGram: Map<string, number[]>;
+}
+
+function edgeNeedlesOf(secrets: { marker: string; needles: { lower: string }[] }[]): EdgeNeedles {
+  const needles = secrets.flatMap(({ marker, needles }) => needles.map(({ lower }) => ({ marker, lower })));
+  const byGram = new Map<string, number[]>();
+  needles.forEach(({ lower }, i) => {
+    for (const gram of gramsOf(lower)) {
+      const holders = byGram.get(gram);
+      if (holders === undefined) byGram.set(gram, [i]);
+      else holders.push(i);
+    }
+  });
+  return { needles, byGram };
+}
+
+/** Whether the i-th needle holds this stretch of a text (MIN_SECRET_CHARS long), in any letter case. */
+const holds = ({ byGram }: EdgeNeedles, i: number, stretch: string) => byGram.get(lowered(stretch))?.includes(i) ?? false;
+
+/**
  * A text may have been cut inside a secret, by whoever wrote it or on the way: a part of the secret
  * MIN_SECRET_CHARS long or more at either end counts as the secret, with an escape the cut left open.
  */
-function edges(view: View, open: number, lower: string, grams: Set<string>, marker: string, found: Found[]): void {
+function edges(view: View, open: number, edgeNeedles: EdgeNeedles, i: number, found: Found[]): void {
   const { text } = view;
+  const { lower, marker } = edgeNeedles.needles[i];
   if (text.length < MIN_SECRET_CHARS) return;
   for (const end of new Set([text.length, text.length - open])) {
     // A part of the needle MIN_SECRET_CHARS long or more that ends here ends with one of its grams: most texts stop at this look-up.
-    if (end < MIN_SECRET_CHARS || !grams.has(lowered(text.slice(end - MIN_SECRET_CHARS, end)))) continue;
+    if (end < MIN_SECRET_CHARS || !holds(edgeNeedles, i, text.slice(end - MIN_SECRET_CHARS, end))) continue;
     const p = prefixBefore(text, end, lower);
     if (p === -1) continue;
     found.push({ start: originalSpan(view, p, p + 1)[0], end: originalSpan(view, text.length - 1, text.length)[1], marker, edge: true });
     break;
   }
-  const q = grams.has(lowered(text.slice(0, MIN_SECRET_CHARS))) ? suffixLength(text, lower) : -1;
+  const q = holds(edgeNeedles, i, text.slice(0, MIN_SECRET_CHARS)) ? suffixLength(text, lower) : -1;
   if (q !== -1) found.push({ start: originalSpan(view, 0, 1)[0], end: originalSpan(view, q - 1, q)[1], marker, edge: true });
+}
+
+/**
+ * The needles `edges` may find at an end of the text, in order: those that hold the stretch of MIN_SECRET_CHARS
+ * that ends the text (or ends it before an open escape) or starts it. Any other needle holds none of the
+ * stretches `edges` looks up, so finds nothing there; these few are looked up once, not every needle's grams.
+ */
+function edgeCandidates(text: string, open: number, { byGram }: EdgeNeedles): number[] {
+  if (text.length < MIN_SECRET_CHARS) return [];
+  const ends = [text.length, text.length - open].filter((end) => end >= MIN_SECRET_CHARS);
+  const stretches = [...ends.map((end) => text.slice(end - MIN_SECRET_CHARS, end)), text.slice(0, MIN_SECRET_CHARS)];
+  const found = new Set(stretches.flatMap((stretch) => byGram.get(lowered(stretch)) ?? []));
+  return [...found].sort((x, y) => x - y);
 }
 
 /** Every stretch of the text MIN_SECRET_CHARS long. */
@@ -237,6 +277,13 @@ function replaced(text: string, found: Found[], secretOf: Map<string, string>): 
 }
 
 /**
+ * The redactors made, by their markers: a run's targets that share their tokens need one, a fleet of different
+ * tokens those of the targets being judged and reported at once (32 recorded at a time, run/judge-run.ts).
+ */
+export const KEPT_REDACTORS = 64;
+const redactors = new Map<string, { bare: Redactor; own: Redactor; withOthers: WeakMap<readonly SecretSource[], Redactor> }>();
+
+/**
  * Replaces every written form of every secret with its marker: as it is in any letter case, escaped in any
  * of the ways the decoded views undo (JSON, URL, HTML, JSON pointer, nested), as a form writes it, in base64
  * or base64url at any position of a longer encoded text, any of these cut by line breaks (base64 wrapped as
@@ -247,17 +294,47 @@ function replaced(text: string, found: Found[], secretOf: Map<string, string>): 
  */
 export function createRedactor(config: SecretSource): Redactor {
   const markers = secretMarkers(config);
-  const own = redactorOf(markers);
+  // The markers name the secrets: targets that share their tokens share one redactor, made once. The key holds
+  // the secrets, in memory as they already are, and is never written.
+  const made = remembered(redactors, JSON.stringify(markers), KEPT_REDACTORS, () => {
+    const bare = redactorOf(markers);
+    return { bare, own: memoised(bare), withOthers: new WeakMap<readonly SecretSource[], Redactor>() };
+  });
   const { others } = config;
-  if (others === undefined || others.length === 0) return own;
+  if (others === undefined || others.length === 0) return made.own;
+  let redact = made.withOthers.get(others);
+  if (redact === undefined) made.withOthers.set(others, (redact = withOthers(made, markers, others)));
+  return redact;
+}
+
+/** The redactor of these secrets and of the run's other targets' tokens. */
+function withOthers(made: { bare: Redactor; own: Redactor }, markers: [string, string][], others: readonly SecretSource[]): Redactor {
   const union = othersRedactor(others);
   // Targets that share their tokens (one backend, one set of tokens) have no other target's to hide.
   const mine = new Set(markers.map(([secret]) => secret));
-  if (union.tokens.every((token) => mine.has(token))) return own;
-  return (text) => {
-    const first = own(text);
+  if (union.tokens.every((token) => mine.has(token))) return made.own;
+  return memoised((text) => {
+    const first = made.bare(text);
     return mayHold(first, union.grams) ? union.redact(first) : first;
-  };
+  });
+}
+
+/**
+ * A text this long or shorter is remembered with what it became: a fleet's reports redact the same names,
+ * reasons and paths for every target. A redactor is a function of its secrets and the text alone, so what it
+ * remembers is what it would give again; a body is redacted anew each time, never held.
+ */
+export const MEMO_CHARS = 256;
+/**
+ * How many texts a redactor remembers: more than the short texts one target's reports share with the others' (about
+ * a hundred). With KEPT_REDACTORS, this bounds what is held: a few tens of MiB were every target's tokens its own
+ * and every text MEMO_CHARS long; a fleet that shares its tokens holds one redactor's texts.
+ */
+export const MEMO_TEXTS = 512;
+
+function memoised(redact: Redactor): Redactor {
+  const memo = new Map<string, string>();
+  return (text) => (text.length > MEMO_CHARS ? redact(text) : remembered(memo, text, MEMO_TEXTS, () => redact(text)));
 }
 
 /** The redactor of these secrets, each replaced by its marker. */
@@ -265,17 +342,22 @@ function redactorOf(markers: [string, string][]): Redactor {
   const secrets = markers.map(([secret, marker]) => ({
     secret,
     marker,
-    needles: needlesOf(secret).map((needle) => ({ needle, lower: lowered(needle.text), grams: gramsOf(lowered(needle.text)) })),
+    needles: needlesOf(secret).map((needle) => ({ needle, lower: lowered(needle.text) })),
   }));
   if (secrets.length === 0) return (text) => text;
   const searches = searchesOf(secrets);
   const secretOf = new Map(secrets.map(({ marker, secret }) => [marker, secret]));
+  const edgeNeedles = edgeNeedlesOf(secrets);
+  // No view is longer than its text (decoding shortens what it decodes), and a stretch is found only where a whole
+  // needle or MIN_SECRET_CHARS of one stand in a view: a shorter text holds nothing to hide.
+  const shortest = Math.min(MIN_SECRET_CHARS, ...secrets.flatMap(({ needles }) => needles.map(({ needle }) => needle.text.length)));
   return (text) => {
+    if (text.length < shortest) return text;
     const found: Found[] = [];
     for (const view of decodedViews(text)) {
       for (const search of searches) occurrences(view, search, found);
       const open = openEscapeLength(view.text);
-      for (const { marker, needles } of secrets) for (const { lower, grams } of needles) edges(view, open, lower, grams, marker, found);
+      for (const i of edgeCandidates(view.text, open, edgeNeedles)) edges(view, open, edgeNeedles, i, found);
     }
     return found.length === 0 ? text : replaced(text, found, secretOf);
   };
@@ -314,6 +396,8 @@ function othersRedactor(others: readonly SecretSource[]): { tokens: string[]; re
 
 /** Whether a stretch of MIN_SECRET_CHARS of any view of the text is one of `grams`. */
 function mayHold(text: string, grams: Set<string>): boolean {
+  // No view is longer than the text: a shorter one holds no stretch of MIN_SECRET_CHARS.
+  if (text.length < MIN_SECRET_CHARS) return false;
   for (const view of decodedViews(text)) {
     const lower = lowered(view.text);
     for (let at = 0; at + MIN_SECRET_CHARS <= lower.length; at++) if (grams.has(lower.slice(at, at + MIN_SECRET_CHARS))) return true;
