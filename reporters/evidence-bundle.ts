@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  ArchiveWriter,
   BUNDLE_ARCHIVE,
   EXCHANGES,
   MANIFEST,
@@ -8,7 +9,6 @@ import {
   REPORT_FILES,
   manifestFile,
   sha256,
-  writeArchive,
   writeBundleFolder,
   type BundleFiles,
 } from '../harness/evidence/bundle.ts';
@@ -79,9 +79,14 @@ export async function writeEvidenceBundle(
     sizes[0] > limits.fileBytes || sizes.reduce((a, b) => a + b, 0) > limits.bundleBytes
       ? `it holds ${sizes[0]} bytes of exchanges, more than verify and a replay read (${limits.fileBytes} a file, ${limits.bundleBytes} in all): the reports stand, the bundle cannot be verified`
       : undefined;
-  // The exchanges first, then the reports, and last the manifest that names every other file.
-  const bundle: BundleFiles = new Map([[EXCHANGES, exchanges.bytes], ...files, [MANIFEST, manifest]]);
-  if (target.evidenceDir) writeBundleFolder(target.evidenceDir, bundle);
-  else await writeArchive(written, bundle);
+  if (target.evidenceDir) {
+    await staged.archive?.abandon();
+    writeBundleFolder(target.evidenceDir, new Map([[EXCHANGES, exchanges.bytes], ...files, [MANIFEST, manifest]]));
+  } else {
+    // The exchanges first (in the archive already when it was started), then the reports, and last the manifest that
+    // names every other file.
+    const archive = staged.archive ?? new ArchiveWriter(written).add(new Map([[EXCHANGES, exchanges.bytes]]));
+    await archive.finish(new Map([...files, [MANIFEST, manifest]]));
+  }
   return { written, tooLarge };
 }

@@ -114,7 +114,8 @@ async function judgeTarget(
   const requestLog = writeRequestLog(config, recording, facts, secrets);
   // The evidence bundle's exchanges, secrets as placeholders, put together while the judge runs (once its failures
   // are confirmed, when they are to be); the reporter adds the reports.
-  const stage = (rounds: Exchange[][]) => stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts, rounds), requestLog);
+  const stage = (rounds: Exchange[][]) =>
+    stageEvidence(config.reportDir, bundleRecording(recording, config, secrets, facts, rounds), requestLog, !config.evidenceDir);
   const confirming = config.replay ? (answered.confirmations ?? []).length > 0 : config.confirm > 0;
   if (!confirming) stage([]);
   const problem = preflightProblem(config, recording);

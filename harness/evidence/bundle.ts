@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { createGzip, type Gzip } from 'node:zlib';
 import { BundleError } from './bundle-error.ts';
 import { check, schemaFile } from '../files/checked.ts';
 import type { SpecDocument } from '../contracts/document.ts';
@@ -95,28 +94,57 @@ export function writeBundleFolder(dir: string, files: BundleFiles): void {
 }
 
 /**
- * Writes the bundle as a gzipped tar of these files, in this order, with no owner, mode or time of this machine in it:
- * put together in memory (a bundle's files are held there already), compressed by Node's zlib on its own threads at
- * the fastest level (a recording of large lists takes a quarter more room, and half the time), written beside the
- * archive and renamed over it once whole, so that no run leaves part of one under its name.
+ * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the tar is
+ * made in memory as files are added (a bundle's files are held there already), and each piece goes at once to Node's
+ * zlib, which compresses on its own threads at the fastest level (a recording of large lists takes a quarter more
+ * room, and half the time), so that the recording is compressed while the judge runs, and the reports and the
+ * manifest are added last. Written beside the archive, renamed over it once whole: no run leaves part of one under its name.
  */
-export async function writeArchive(file: string, files: BundleFiles): Promise<void> {
-  const { PackSync, ReadEntry, Header } = tar();
-  const pack = new PackSync({ portable: true, noMtime: true });
-  const parts: Buffer[] = [];
-  pack.on('data', (chunk: Buffer) => parts.push(chunk));
-  for (const [name, bytes] of files) {
-    const entry = new ReadEntry(new Header({ path: name, type: 'File', mode: 0o644, size: bytes.length }));
-    entry.end(bytes);
-    pack.add(entry);
+export class ArchiveWriter {
+  private readonly pack: InstanceType<typeof import('tar').PackSync>;
+  private readonly gzip: Gzip;
+  private readonly written: Promise<void>;
+  private readonly partial: string;
+
+  constructor(private readonly file: string) {
+    this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE);
+    this.pack = new (tar().PackSync)({ portable: true, noMtime: true });
+    this.gzip = createGzip({ level: 1 });
+    this.written = pipeline(this.gzip, createWriteStream(this.partial, { mode: 0o644 }));
+    this.written.catch(() => {}); // told where finish() is awaited
+    // A stream that failed (a full disk) takes nothing more: finish() says why.
+    this.pack.on('data', (chunk: Buffer) => void (this.gzip.destroyed || this.gzip.write(chunk)));
   }
-  pack.end();
-  const partial = path.join(path.dirname(file), PARTIAL_ARCHIVE);
-  try {
-    await pipeline(Readable.from(parts), createGzip({ level: 1 }), createWriteStream(partial, { mode: 0o644 }));
-    renameSync(partial, file);
-  } finally {
-    rmSync(partial, { force: true });
+
+  /** Adds these files, in this order. */
+  add(files: BundleFiles): this {
+    const { ReadEntry, Header } = tar();
+    for (const [name, bytes] of files) {
+      const entry = new ReadEntry(new Header({ path: name, type: 'File', mode: 0o644, size: bytes.length }));
+      entry.end(bytes);
+      this.pack.add(entry);
+    }
+    return this;
+  }
+
+  /** Adds these last files and ends the archive; it stands under its name once whole. */
+  async finish(last: BundleFiles): Promise<void> {
+    this.add(last);
+    this.pack.end();
+    if (!this.gzip.destroyed) this.gzip.end();
+    try {
+      await this.written;
+      renameSync(this.partial, this.file);
+    } finally {
+      rmSync(this.partial, { force: true });
+    }
+  }
+
+  /** Stops writing: no archive, and no part of one, is left. */
+  async abandon(): Promise<void> {
+    this.gzip.destroy();
+    await this.written.catch(() => {});
+    rmSync(this.partial, { force: true });
   }
 }
 

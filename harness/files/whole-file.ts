@@ -10,9 +10,18 @@ import { pipeline } from 'node:stream/promises';
 // failing, where a report whose file came out empty reads as no report at all, never as a verdict; it cost a
 // fleet of 10,000 targets, at nine files each, most of its time.
 
+/**
+ * The name a file is written under before it is renamed: this process's own (its id and a random word, drawn once)
+ * and numbered, so that no two writers, here or in another process, ever share one; not drawn afresh for each of a
+ * fleet's hundred thousand files.
+ */
+const BESIDE = `${process.pid}-${randomBytes(4).toString('hex')}`;
+let written = 0;
+const besideOf = (file: string) => `${file}.${BESIDE}-${(written += 1)}.partial`;
+
 /** Writes `content` to `file` whole, or throws and leaves `file` as it was. */
 export function writeWhole(file: string, content: string): void {
-  const beside = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  const beside = besideOf(file);
   try {
     const fd = openSync(beside, 'wx', 0o644);
     try {
@@ -33,7 +42,7 @@ export function writeWhole(file: string, content: string): void {
  * removed, whatever the outcome.
  */
 export async function writeWholeAround(file: string, head: string, middle: string, tail: string): Promise<void> {
-  const beside = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  const beside = besideOf(file);
   try {
     const out = createWriteStream(beside, { flags: 'wx', mode: 0o644 });
     out.write(head);

@@ -72,7 +72,12 @@ test('a bundle larger than verify and a replay read is written with a word that 
     requests: { count: 0, methods: [] },
     deviations: [],
   };
-  stageEvidence(dir, bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: 'http://reference.invalid' }, createSecrets(REFERENCE_INPUT), facts));
+  stageEvidence(
+    dir,
+    bundleRecording(recording, { ...REFERENCE_INPUT, baseUrl: 'http://reference.invalid' }, createSecrets(REFERENCE_INPUT), facts),
+    undefined,
+    false,
+  );
   const report = JSON.parse(good.get('reports/conformance.json')!.toString('utf8'));
   const small = { fileBytes: 1024, bundleBytes: 2048 };
   const bundle = await writeEvidenceBundle(report, { reportDir: dir, evidenceDir: path.join(dir, 'bundle'), reports: [] }, '2026-01-01', small);
