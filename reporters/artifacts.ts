@@ -1,4 +1,4 @@
-import { writeWhole } from '../harness/files/whole-file.ts';
+import { writeWhole, writeWholeAsync } from '../harness/files/whole-file.ts';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderBadge, renderMatrixBadge } from './badge.ts';
@@ -38,6 +38,21 @@ export function renderArtifacts(report: ReportView): [string, string][] {
 /** Writes the files a run leaves, rendered from the one report unless given so. Returns their paths. */
 export function writeArtifacts(report: ReportView, dir: string, stepSummary?: string, rendered = renderArtifacts(report)): string[] {
   return write(dir, rendered, stepSummary);
+}
+
+/**
+ * Writes the files rendered of a target's report as writeArtifacts does, side by side on Node's own threads, so that
+ * a fleet's run judges other targets meanwhile. Returns their paths once every one is written.
+ */
+export async function writeArtifactsAsync(dir: string, rendered: [string, string][], stepSummary?: string): Promise<string[]> {
+  makeFolder(dir);
+  // Every write ended before the first failure is told: none goes on behind the caller's back.
+  const ended = await Promise.allSettled(rendered.map(([name, content]) => writeWholeAsync(path.join(dir, name), content)));
+  const failed = ended.find((e) => e.status === 'rejected');
+  if (failed) throw failed.reason;
+  const markdown = rendered.find(([name]) => name === 'summary.md');
+  if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
+  return rendered.map(([name]) => path.join(dir, name));
 }
 
 /**

@@ -1,6 +1,6 @@
 // The run's judging: every request of the run sent once per target, every clause judged, the request log and
 // the evidence left in the report folder. Targets are judged side by side, each on its own.
-import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../reference-server/embedded.ts';
 import { withEmbedded, type TargetConfig } from '../harness/config/config.ts';
@@ -29,7 +29,7 @@ import type { ClauseCheck } from '../harness/judging/violations.ts';
 import { sendAgain } from '../harness/recording/confirm.ts';
 
 /** Writes the request log beside the reports (requests.json); returns its text, which the bundle carries too. */
-function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): string {
+async function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunFacts, secrets: Secrets): Promise<string> {
   const versionPath = config.readVersion?.path;
   const requests = recording.exchanges.map((e) => ({
     method: e.request.method,
@@ -44,7 +44,7 @@ function writeRequestLog(config: TargetConfig, recording: Recording, facts: RunF
   const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
   const text = `${JSON.stringify(log, null, 2)}\n`;
   makeFolder(config.reportDir);
-  writeFileSync(path.join(config.reportDir, REQUEST_LOG), text);
+  await writeFile(path.join(config.reportDir, REQUEST_LOG), text);
   return text;
 }
 
@@ -111,7 +111,7 @@ async function judgeTarget(
     replay: config.replay && { bundle: config.replay.bundle },
     ...(shard && { shard: shardOfRun(shard) }),
   };
-  const requestLog = writeRequestLog(config, recording, facts, secrets);
+  const requestLog = await writeRequestLog(config, recording, facts, secrets);
   // The evidence bundle's exchanges, secrets as placeholders, put together while the judge runs (once its failures
   // are confirmed, when they are to be); the reporter adds the reports.
   const stage = (rounds: Exchange[][]) =>

@@ -17,7 +17,7 @@ import { appends, labelledReports, recordHistory } from './history.ts';
 import { annotations, MAX_ANNOTATIONS } from '../reporters/annotations.ts';
 import { attestationFileOf } from '../harness/evidence/attestation-file.ts';
 import { judgeTargets } from './judge-run.ts';
-import { renderArtifacts, writeArtifacts, writeMatrixArtifacts } from '../reporters/artifacts.ts';
+import { renderArtifacts, writeArtifactsAsync, writeMatrixArtifacts } from '../reporters/artifacts.ts';
 import { compareWithBaseline } from '../reporters/baseline.ts';
 import { buildConformanceReport, type ConformanceReport, type ReportView, type RunMeta, type Verdict } from '../reporters/conformance-result.ts';
 import { consoleLine, consoleSummary } from '../reporters/console-summary.ts';
@@ -215,7 +215,7 @@ export class RunWriter {
     const today = end.judgement?.today ?? new Date().toISOString().slice(0, 10);
     const ended = end.status !== 'interrupted' && end.status !== 'timedout';
     const rendered = renderArtifacts(report);
-    const files = writeArtifacts(report, config.reportDir, run.multi ? undefined : end.ci?.stepSummary, rendered);
+    const files = await writeArtifactsAsync(config.reportDir, rendered, run.multi ? undefined : end.ci?.stepSummary);
     const page = path.relative(run.reportDir, path.join(config.reportDir, 'index.html'));
     const evidenceDir = config.evidenceDir && run.multi ? path.join(config.evidenceDir, slug(config.name)) : config.evidenceDir;
     const evidence = await writeEvidence(report, { ...config, evidenceDir }, ended, today, configuration, rendered);

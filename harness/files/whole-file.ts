@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 
 // A file written whole or not at all: beside it first, then renamed over it. On a disk that fills up, write(2)
@@ -32,6 +33,21 @@ export function writeWhole(file: string, content: string): void {
     renameSync(beside, file);
   } catch (error) {
     rmSync(beside, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes `content` to `file` whole as writeWhole does, on Node's own threads: the calling thread goes on (a fleet's
+ * run judges other targets meanwhile). fs.promises.writeFile, like writeFileSync, writes until all is written.
+ */
+export async function writeWholeAsync(file: string, content: string): Promise<void> {
+  const beside = besideOf(file);
+  try {
+    await writeFile(beside, content, { flag: 'wx', mode: 0o644 });
+    await rename(beside, file);
+  } catch (error) {
+    await rm(beside, { force: true });
     throw error;
   }
 }
