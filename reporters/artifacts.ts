@@ -18,6 +18,11 @@ import { makeFolder } from '../harness/files/folders.ts';
 function write(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
   makeFolder(dir);
   for (const [name, content] of files) writeWhole(path.join(dir, name), content);
+  return written(dir, files, stepSummary);
+}
+
+/** The paths of the files written, once summary.md is added to a CI job's step summary when there is one. */
+function written(dir: string, files: [string, string][], stepSummary: string | undefined): string[] {
   const markdown = files.find(([name]) => name === 'summary.md');
   if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
   return files.map(([name]) => path.join(dir, name));
@@ -50,9 +55,7 @@ export async function writeArtifactsAsync(dir: string, rendered: [string, string
   const ended = await Promise.allSettled(rendered.map(([name, content]) => writeWholeAsync(path.join(dir, name), content)));
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
-  const markdown = rendered.find(([name]) => name === 'summary.md');
-  if (stepSummary && markdown) appendFileSync(stepSummary, markdown[1]);
-  return rendered.map(([name]) => path.join(dir, name));
+  return written(dir, rendered, stepSummary);
 }
 
 /**
