@@ -116,36 +116,27 @@ function pairs(t: Trend): string[] {
   ]);
 }
 
+/** A section of the page: its heading, its lines, and the blank lines around them. */
+const section = (heading: string, body: string[]): string[] => [`## ${heading}`, '', ...body, ''];
+
 /** The page: `notes` (Markdown of the caller's, such as what could not be run) after the title, then every section. */
+
 export function trendMarkdown(t: Trend, options: { title?: string; notes?: string } = {}): string {
   const title = options.title ?? `${t.product || 'The product'}: conformance over ${t.columns.length} runs`;
   const lines = [
     `# ${markdownText(title)}`,
     '',
     ...(options.notes ? [options.notes.trim(), ''] : []),
-    '## The runs',
-    '',
-    ...summary(t),
-    '',
-    '## Where each clause first changed',
-    '',
-    ...firstChanges(t),
-    '',
-    '## Profiles met',
-    '',
-    ...profiles(t),
-    '',
-    '## Known deviations',
-    '',
-    ...deviations(t),
-    '',
+    ...section('The runs', summary(t)),
+    ...section('Where each clause first changed', firstChanges(t)),
+    ...section('Profiles met', profiles(t)),
+    ...section('Known deviations', deviations(t)),
     ...(t.pairs.length === 0 ? [] : ['## Two runs of one version, clause by clause', '', ...pairs(t)]),
-    '## Every clause at every version',
-    '',
-    `Cells: ${Object.values(CELL).join(', ')}; absent: the run's catalogue did not have the clause.`,
-    '',
-    ...grid(t),
-    '',
+    ...section('Every clause at every version', [
+      `Cells: ${Object.values(CELL).join(', ')}; absent: the run's catalogue did not have the clause.`,
+      '',
+      ...grid(t),
+    ]),
   ];
   return `${lines.join('\n')}`;
 }
