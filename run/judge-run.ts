@@ -16,7 +16,7 @@ import { createSecrets, redactValue, type Secrets } from '../harness/secrets/red
 import { consistencyOf } from '../harness/judging/repeat.ts';
 import type { Clause } from '../harness/contracts/catalogue.ts';
 import { REQUEST_LOG, type RequestLog } from '../harness/evidence/request-log.ts';
-import { makeFolder } from '../harness/files/folders.ts';
+import { makeFolderAsync } from '../harness/files/folders.ts';
 import { loadChecks } from '../checks/index.ts';
 import type { Check } from '../harness/judging/judge.ts';
 import { setMaxListeners } from 'node:events';
@@ -43,7 +43,7 @@ async function writeRequestLog(config: TargetConfig, recording: Recording, facts
   }));
   const log: RequestLog = { startedAt: recording.startedAt, target: facts.target, requests: redactValue(requests, (text) => shown(text, secrets)) };
   const text = `${JSON.stringify(log, null, 2)}\n`;
-  makeFolder(config.reportDir);
+  await makeFolderAsync(config.reportDir);
   await writeFile(path.join(config.reportDir, REQUEST_LOG), text);
   return text;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, type Gzip } from 'node:zlib';
@@ -93,6 +94,9 @@ export function writeBundleFolder(dir: string, files: BundleFiles): void {
   writeFolder(dir, files);
 }
 
+/** Pieces of the tar smaller than this are gathered before zlib is given them. */
+const GATHERED_BYTES = 64 * 1024;
+
 /**
  * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the tar is
  * made in memory as files are added (a bundle's files are held there already), and each piece goes at once to Node's
@@ -105,6 +109,8 @@ export class ArchiveWriter {
   private readonly gzip: Gzip;
   private readonly written: Promise<void>;
   private readonly partial: string;
+  /** The tar's pieces made since zlib was last given any. */
+  private made: Buffer[] = [];
 
   constructor(private readonly file: string) {
     this.partial = path.join(path.dirname(file), PARTIAL_ARCHIVE);
@@ -112,8 +118,30 @@ export class ArchiveWriter {
     this.gzip = createGzip({ level: 1 });
     this.written = pipeline(this.gzip, createWriteStream(this.partial, { mode: 0o644 }));
     this.written.catch(() => {}); // told where finish() is awaited
+    this.pack.on('data', (chunk: Buffer) => this.take(chunk));
+  }
+
+  /**
+   * The tar's small pieces (headers, small files, padding) go to zlib together, each hand-over a trip to its threads;
+   * a large one goes as it is, never copied.
+   */
+  private take(chunk: Buffer): void {
+    if (chunk.length < GATHERED_BYTES) return void this.made.push(chunk);
+    this.compress();
+    this.compressed(chunk);
+  }
+
+  /** Hands zlib the small pieces gathered. */
+  private compress(): void {
+    if (this.made.length === 0) return;
+    const made = this.made.length === 1 ? this.made[0] : Buffer.concat(this.made);
+    this.made = [];
+    this.compressed(made);
+  }
+
+  private compressed(bytes: Buffer): void {
     // A stream that failed (a full disk) takes nothing more: finish() says why.
-    this.pack.on('data', (chunk: Buffer) => void (this.gzip.destroyed || this.gzip.write(chunk)));
+    if (!this.gzip.destroyed) this.gzip.write(bytes);
   }
 
   /** Adds these files, in this order. */
@@ -124,6 +152,7 @@ export class ArchiveWriter {
       entry.end(bytes);
       this.pack.add(entry);
     }
+    this.compress();
     return this;
   }
 
@@ -131,12 +160,14 @@ export class ArchiveWriter {
   async finish(last: BundleFiles): Promise<void> {
     this.add(last);
     this.pack.end();
+    this.compress();
     if (!this.gzip.destroyed) this.gzip.end();
     try {
       await this.written;
-      renameSync(this.partial, this.file);
-    } finally {
-      rmSync(this.partial, { force: true });
+      await rename(this.partial, this.file);
+    } catch (error) {
+      await rm(this.partial, { force: true });
+      throw error;
     }
   }
 

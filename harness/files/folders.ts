@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 // Folders the configuration names are compared as places, not as spellings: a run clears its report
@@ -44,5 +45,17 @@ export function makeFolder(dir: string): void {
       // Made in the meantime, by another run taking the same path: what was wanted is there.
       if (!((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder).isDirectory())) throw error;
     }
+  }
+}
+
+/**
+ * makeFolder, the folder itself made off the run's thread: a fleet makes one for each target, in a parent that is
+ * there. Only a missing parent sends it the slow way, one folder at a time.
+ */
+export async function makeFolderAsync(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') makeFolder(dir);
   }
 }

@@ -40,6 +40,18 @@ const undici = () => require('undici') as typeof import('undici');
 export const DIRECT: NetworkSettings = { proxy: {} };
 
 /**
+ * undici closes a connection it will not use again (here, every one once its answer is read) by destroying it with an
+ * error that says so, and Node's streams format that error's stack at once: with source maps on (under Playwright, or
+ * tsx) that cost more than the request itself. Such a connection is closed without it; undici, whose answer is
+ * complete, reads no error from a connection that closed.
+ */
+function closedQuietly(socket: Socket): Socket {
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = (error?: Error) => destroy((error as { code?: string } | undefined)?.code === 'UND_ERR_INFO' ? undefined : error);
+  return socket;
+}
+
+/**
  * Pools whose every connection skips 100 (Continue) answers before undici reads them (harness/transport/interim.ts)
  * and notes the first error it reports itself.
  */
@@ -48,7 +60,7 @@ function poolFactory(connectionErrors: Map<number, Error>) {
     // Read now: a destroyed socket no longer knows its port.
     const { localPort } = socket;
     if (localPort !== undefined) socket.once('error', (error) => connectionErrors.set(localPort, error));
-    return skipContinue(socket);
+    return skipContinue(closedQuietly(socket));
   };
   return (origin: URL | string, options: Pool.Options): Pool => {
     const { Pool, buildConnector } = undici();
