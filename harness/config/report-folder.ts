@@ -202,14 +202,17 @@ export function takeReportFolder(dir: string, written: string[] = RUN_OUTPUT): (
     throw new ConfigError(`CONFORMANCE_REPORT_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   heldHere.add(dir);
-  const release = () => {
-    process.off('exit', release);
-    releaseReportFolder(dir);
-  };
-  process.once('exit', release);
+  // One listener for every folder held: the exporter, or a script, may hold hundreds at once.
+  if (process.listeners('exit').includes(releaseEveryFolder) === false) process.on('exit', releaseEveryFolder);
+  const release = () => releaseReportFolder(dir);
   for (const name of lastWritten(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
   writeFileSync(path.join(dir, WRITTEN_FILE), `${JSON.stringify({ written: written.filter(isRunOutput) }, null, 2)}\n`);
   return release;
+}
+
+/** Lets go every folder this process holds: it is ending. */
+function releaseEveryFolder(): void {
+  for (const dir of heldHere) releaseReportFolder(dir);
 }
 
 /** Lets the folder go, when this process holds it. */

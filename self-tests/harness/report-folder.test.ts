@@ -245,3 +245,21 @@ test("user's files: a report or evidence folder named by a ~ that no shell expan
     expect(existsSync(path.join(dir, '~'))).toBe(false);
   }
 });
+
+test('a process holding more folders at once than Node allows listeners (the exporter, a script) holds them without a warning, and lets each go', async () => {
+  const warnings: Error[] = [];
+  const warned = (warning: Error) => void warnings.push(warning);
+  process.on('warning', warned);
+  const dirs = Array.from({ length: 24 }, () => mkdtempSync(path.join(os.tmpdir(), 'conformance-folders-')));
+  try {
+    const releases = dirs.map((d) => takeReportFolder(d));
+    // Node emits its warning on the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.map((w) => w.name)).toEqual([]);
+    for (const release of releases) release();
+    expect(dirs.filter((d) => existsSync(path.join(d, LOCK_FILE)))).toEqual([]);
+  } finally {
+    process.off('warning', warned);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
