@@ -125,7 +125,10 @@ function diskBytes(dir: string): number {
 }
 
 /** A fleet of `n` tenants on 10 origins judged by runConformance in a process of its own, its tree's peak memory sampled. */
-async function engineRun(n: number, work: string): Promise<{ wallMs: number; peakBytes: number; diskBytes: number; exitCode?: number; written?: number }> {
+async function engineRun(
+  n: number,
+  work: string,
+): Promise<{ wallMs: number; peakBytes: number; cpuSeconds: number; diskBytes: number; exitCode?: number; written?: number }> {
   const dir = path.join(work, `engine-${n}`);
   mkdirSync(dir, { recursive: true });
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fleet-engine.ts'), String(n), dir], {
@@ -140,7 +143,7 @@ async function engineRun(n: number, work: string): Promise<{ wallMs: number; pea
   const line = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { wallMs: number; exitCode?: number; written?: number };
   const disk = existsSync(path.join(dir, 'report')) ? diskBytes(path.join(dir, 'report')) : 0;
   rmSync(dir, { recursive: true, force: true });
-  return { ...line, peakBytes, diskBytes: disk };
+  return { ...line, peakBytes, cpuSeconds: peak.cpuSeconds(), diskBytes: disk };
 }
 
 /** The in-process engine's figures (issue 40): each size's time, the whole tree's peak memory, and disk per target. */
@@ -152,7 +155,7 @@ async function engineFigures(): Promise<void> {
     for (const n of sizes.length ? sizes : [2000, 10_000]) {
       const run = await engineRun(n, work.path);
       say(
-        `  ${n} targets in process: ${seconds(run.wallMs)} s, exit ${run.exitCode}, ${run.written} reports written, peak ${mib(run.peakBytes)} (process tree), ${(run.diskBytes / n / 1024).toFixed(0)} KiB of reports a target\n`,
+        `  ${n} targets in process: ${seconds(run.wallMs)} s, exit ${run.exitCode}, ${run.written} reports written, peak ${mib(run.peakBytes)} (process tree), ${(run.diskBytes / n / 1024).toFixed(0)} KiB of reports a target, ${((run.cpuSeconds / n) * 1000).toFixed(1)} ms of CPU a target (process tree, origins included: two cores need at most ${((2 * ENGINE_MS) / 10_000).toFixed(0)} for the goal)\n`,
       );
       figures.push(
         {
