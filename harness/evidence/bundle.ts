@@ -99,7 +99,7 @@ const GATHERED_BYTES = 64 * 1024;
 
 /**
  * A gzipped tar written as its files become known, with no owner, mode or time of this machine in it: the tar is
- * made in memory as files are added (a bundle's files are held there already), and each piece goes at once to Node's
+ * made in memory as files are added (a bundle's files are held there already), and the files added go at once to Node's
  * zlib, which compresses on its own threads at the fastest level (a recording of large lists takes a quarter more
  * room, and half the time), so that the recording is compressed while the judge runs, and the reports and the
  * manifest are added last. Written beside the archive, renamed over it once whole: no run leaves part of one under its name.
