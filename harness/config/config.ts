@@ -17,7 +17,7 @@ import { readSettings, type Settings } from './settings.ts';
 import { signingOf } from './signing.ts';
 import { checkTargetName } from './target-name.ts';
 import type { Source } from './sources.ts';
-import { sourceOf, type TargetEntry } from './target-file.ts';
+import { placed, sourceOf, type TargetEntry } from './target-file.ts';
 import { checkDistinctSecrets, checkNotWordsOfTheApi, parseForbidden, parseSignupTokens, parseToken } from './tokens.ts';
 
 // A target's configuration: a pure function of the run's settings (settings.ts) and of the entry that describes
@@ -72,10 +72,19 @@ function configuredTarget(source: Source, baseUrlRaw: string): TargetIdentity {
   };
 }
 
-/** One target's configuration, checked whole; throws ConfigError before any request is sent. */
+/** One target's configuration, checked whole; throws ConfigError, said where its settings were given, before any request is sent. */
 export function targetConfig(settings: Settings, entry: TargetEntry): TargetConfig {
+  // Where its settings come from is checked first: a mistake of the environment's is no mistake of the file's.
+  const layered = sourceOf(settings.variables, entry);
+  try {
+    return configOf(settings, entry, layered);
+  } catch (error) {
+    throw placed(error, entry);
+  }
+}
+
+function configOf(settings: Settings, entry: TargetEntry, { source, notices }: ReturnType<typeof sourceOf>): TargetConfig {
   const { env, cwd, files } = settings;
-  const { source, notices } = sourceOf(settings.variables, entry);
   checkTargetSettings(source);
   const embedded = source.CONFORMANCE_BASE_URL === undefined;
   const target = embedded ? embeddedTarget(source, env) : configuredTarget(source, source.CONFORMANCE_BASE_URL!);

@@ -82,6 +82,27 @@ export const PER_TARGET_VARIABLES = new Set(
 for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFORMANCE_CLIENT_KEY', 'CONFORMANCE_CLAIM', 'CONFORMANCE_READ_PRODUCT_VERSION'])
   PER_TARGET_VARIABLES.delete(variable);
 
+/**
+ * A mistake in the settings of a target of CONFORMANCE_TARGETS, said where they were given: its file, or its place in
+ * a fleet file, and each setting that only that file gives by its key there, not by the variable it stands for.
+ * Without it, a fleet of hundreds would hear of `CONFORMANCE_BASE_URL`, which no one set, and not which target.
+ */
+export function placed(error: unknown, entry: TargetEntry): unknown {
+  if (!(error instanceof ConfigError) || !entry.alone || entry.file === undefined || error.message.includes(entry.file.where)) return error;
+  const fleet = entry.file.where.startsWith('the fleet file');
+  const keyOf = (variable: string) => {
+    const key = PER_TARGET_VARIABLES.has(variable) ? Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable) : undefined;
+    // A fleet file names the variable that holds each token.
+    return key !== undefined && fleet && TOKEN_KEYS.includes(key) ? `${key} (${key}From)` : key;
+  };
+  const said = error.message
+    .replace(/\b(CONFORMANCE_[A-Z_]+) \(([A-Za-z]+)\)/g, (whole, variable: string, key: string) =>
+      keyOf(variable)?.startsWith(key) ? keyOf(variable)! : whole,
+    )
+    .replace(/\bCONFORMANCE_[A-Z_]+\b/g, (variable) => keyOf(variable) ?? variable);
+  return new ConfigError(`${entry.file.where}: ${said}`);
+}
+
 const without = (source: Source, names: Set<string>): Source => Object.fromEntries(Object.entries(source).filter(([k]) => !names.has(k)));
 
 /** The sources of a target's settings: the variables, its file, and `.env`, which describes no target of CONFORMANCE_TARGETS. */

@@ -22,6 +22,9 @@ export const slug = (name: string) =>
     .slice(0, NAME_MAX_CHARACTERS)
     .replace(/^[.-]+|[.-]+$/g, '') || 'target';
 
+/** Where the i-th target of the run was given: its file, or its place in a fleet file. */
+const whereOf = (settings: Settings, i: number) => settings.entries[i].file?.where ?? `target ${i + 1}`;
+
 /** The targets of several files, each with a report folder of its own below the run's, and the run's folder. */
 function loadSeveral(settings: Settings): { targets: TargetConfig[]; reportDir: string } {
   // A fleet file stands for its targets (settings.ts), each with the tokens its environment variables hold.
@@ -33,14 +36,18 @@ function loadSeveral(settings: Settings): { targets: TargetConfig[]; reportDir: 
   const others = configs.map(({ adminToken, forbidden, signupTokens, network }) => ({ adminToken, forbidden, signupTokens, network }));
   const targets = configs.map((config) => ({ ...config, others, reportDir: path.join(reportDir, 'targets', slug(config.name)) }));
   // Each name looked up once, then each folder, so that a fleet of thousands loads in linear time.
-  const names = new Set<string>();
-  for (const { name } of targets) {
-    if (names.has(name)) throw new ConfigError(`two target files in ${TARGETS_VARIABLE} share the name "${name}"; give each a distinct name`);
-    names.add(name);
+  const names = new Map<string, number>();
+  for (const [i, { name }] of targets.entries()) {
+    const first = names.get(name);
+    if (first !== undefined)
+      throw new ConfigError(
+        `${whereOf(settings, i)} has the name "${name}" of ${whereOf(settings, first)}; give each target of ${TARGETS_VARIABLE} a name of its own`,
+      );
+    names.set(name, i);
   }
   // Names that differ only in case or punctuation share a report folder: one target's reports would overwrite the other's.
   const folders = new Map<string, string>();
-  for (const name of names) {
+  for (const name of names.keys()) {
     const folder = slug(name);
     const first = folders.get(folder);
     if (first !== undefined)

@@ -86,6 +86,33 @@ const REFUSED: [string, string, string][] = [
     'targets:\n  - { name: eu, adminTokenFrom: CONFORMANCE_TOKEN_EU }\n',
     '$FILE, target 1 has no baseUrl; every target in CONFORMANCE_TARGETS must name a deployment',
   ],
+  // A target's settings are checked as any target's; the line says which target, in the words of its file, never by
+  // the variables the file stands for, which no one set.
+  [
+    'a target without an admin token',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU }\n  - { name: us, baseUrl: "https://us.example.com" }\n',
+    '$FILE, target 2: adminToken (adminTokenFrom) is required when baseUrl is set',
+  ],
+  [
+    'a base URL of another scheme',
+    'targets:\n  - { name: eu, baseUrl: "ftp://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU }\n',
+    '$FILE, target 1: baseUrl must start with http:// or https://; it starts with "ftp:"',
+  ],
+  [
+    'a base URL that carries credentials',
+    'targets:\n  - { name: eu, baseUrl: "https://someone:pass@eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU }\n',
+    '$FILE, target 1: baseUrl must not carry credentials; give the token in adminToken (adminTokenFrom)',
+  ],
+  [
+    'one token given twice',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU, forbiddenTokenFrom: CONFORMANCE_TOKEN_EU }\n',
+    '$FILE, target 1: forbiddenToken (forbiddenTokenFrom) is the same token as adminToken (adminTokenFrom); give each token once',
+  ],
+  [
+    'two targets of one name',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU }\n  - { name: eu, baseUrl: "https://us.example.com", adminTokenFrom: CONFORMANCE_TOKEN_US }\n',
+    '$FILE, target 2 has the name "eu" of $FILE, target 1; give each target of CONFORMANCE_TARGETS a name of its own',
+  ],
 ];
 
 /** What loading a fleet file threw: a configuration error, whatever else it is. */
@@ -104,7 +131,7 @@ for (const [title, text, line] of REFUSED)
   test(`a fleet file with ${title} is refused in one line that quotes no token`, () => {
     const file = fleet(text);
     const thrown = refusalOf(file);
-    expect(thrown.message).toBe(line.replace('$FILE', `the fleet file ${file}`).replace('$PATH', file));
+    expect(thrown.message).toBe(line.replaceAll('$FILE', `the fleet file ${file}`).replace('$PATH', file));
     for (const token of Object.values(TOKENS)) expect(thrown.message).not.toContain(token);
   });
 

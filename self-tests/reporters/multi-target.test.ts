@@ -108,7 +108,7 @@ test('target files that share a name are a configuration error', async () => {
   writeFileSync(b, readFileSync(a));
   const run = await runSuite({ CONFORMANCE_TARGETS: `${a},${b}` });
   expect(run.exitCode).toBe(2);
-  expect(run.stderr).toContain('share the name "same"');
+  expect(run.stderr).toContain(`the target file ${b} has the name "same" of the target file ${a}; give each target of CONFORMANCE_TARGETS a name of its own`);
 });
 
 // Each target's verdict is its own: one that cannot be reached errors its own clauses, never the others', and the
