@@ -24,7 +24,7 @@ export function preflightProblem(config: Pick<TargetConfig, 'baseUrl'>, recordin
 }
 
 /** What a base URL that serves something else than this API looks like, however the answers look otherwise. */
-const CHECK_THE_PATH = 'check the path: CONFORMANCE_BASE_URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash';
+const CHECK_THE_PATH = 'check the path: the base URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash';
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 const looksLikeJson = (e: Exchange) => isJsonMediaType(e.contentType) || /^\s*[[{]/.test(e.bodyText ?? '');

@@ -116,7 +116,7 @@ function certificateWords(err: TransportError, code: string, host: string, conte
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const names = err.cert?.subjectaltname ?? err.cert?.subject?.CN;
-    return `the certificate of ${host} is for ${names === undefined ? 'another host name' : quoted(names)}, not for ${context.url.hostname}: give a host name it names in CONFORMANCE_BASE_URL (${code})`;
+    return `the certificate of ${host} is for ${names === undefined ? 'another host name' : quoted(names)}, not for ${context.url.hostname}: give a host name it names in the base URL (${code})`;
   }
   if (code === 'CERT_HAS_EXPIRED') return `the certificate of ${host} has expired; the target must renew it (${code})`;
   if (code === 'CERT_NOT_YET_VALID') return `the certificate of ${host} is not valid yet; check the clocks of this machine and of the target (${code})`;
@@ -125,7 +125,7 @@ function certificateWords(err: TransportError, code: string, host: string, conte
 
 function handshakeWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
   if (NOT_TLS.has(code))
-    return `${host} does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (${code})`;
+    return `${host} does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in the base URL (${code})`;
   const alert = err.reason ?? code;
   if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' && context.clientCertFile === undefined)
     return `${host} demands a client certificate: set CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY (${code})`;
@@ -152,7 +152,7 @@ function proxyOf(err: TransportError, context: FailureContext): Proxy | undefine
 function connectionWords(err: TransportError, code: string, host: string, context: FailureContext): string | undefined {
   const proxy = proxyOf(err, context);
   const who = proxy === undefined ? host : `the proxy ${proxy.url.host} (${proxy.variable})`;
-  const fix = proxy === undefined ? 'check CONFORMANCE_BASE_URL' : `check ${proxy.variable}`;
+  const fix = proxy === undefined ? 'check the base URL' : `check ${proxy.variable}`;
   if (code === 'ENOTFOUND')
     return `the host name ${proxy === undefined ? context.url.hostname : `of the proxy ${proxy.url.hostname} (${proxy.variable})`} is not known to DNS: ${fix} (${code})`;
   if (code === 'EAI_AGAIN')
@@ -196,7 +196,7 @@ function exchangeWords(err: TransportError, code: string, host: string, context:
 
 /** What a connection closed before any answer most often means, given how the request went. */
 function closedHint(context: FailureContext): string {
-  if (context.url.protocol === 'http:') return '; if the port speaks TLS, use https:// in CONFORMANCE_BASE_URL';
+  if (context.url.protocol === 'http:') return '; if the port speaks TLS, use https:// in the base URL';
   if (context.clientCertFile === undefined) return '; a gateway that demands a client certificate does this: see CONFORMANCE_CLIENT_CERT';
   return `; a gateway that does not accept the client certificate of CONFORMANCE_CLIENT_CERT (${context.clientCertFile}) does this`;
 }

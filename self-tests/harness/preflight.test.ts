@@ -10,7 +10,7 @@ import { recordInProcess } from '../support/in-process.ts';
 // Every fault and valid variant of the reference target is the API, broken or not, and is judged.
 
 const BASE = 'https://unleash.example.com/unleash';
-const CHECK = 'check the path: CONFORMANCE_BASE_URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash';
+const CHECK = 'check the path: the base URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash';
 
 /** The reference recording with every answer replaced by what `answer` gives for the request's credential. */
 function answeredWith(answer: (credential: string) => Partial<Exchange>): Recording {

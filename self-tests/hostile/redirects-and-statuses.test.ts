@@ -14,7 +14,7 @@ test('a redirect to another origin is never followed, the authorization header n
       const judged = await judgeAgainst(redirecting.url);
       expect(new Set(Object.values(judged.statuses))).toEqual(new Set(['errored']));
       expect(judged.error).toBe(
-        `conformance run stopped: this does not look like the admin API at ${redirecting.url}: every request was answered with a redirect (302 to ${elsewhere.url}/api/admin/projects), which the suite never follows; check the path: CONFORMANCE_BASE_URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash, and whether it takes https://`,
+        `conformance run stopped: this does not look like the admin API at ${redirecting.url}: every request was answered with a redirect (302 to ${elsewhere.url}/api/admin/projects), which the suite never follows; check the path: the base URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash, and whether it takes https://`,
       );
       expect(redirecting.seen.some((r) => r.authorization !== undefined)).toBe(true);
       expect(elsewhere.seen).toEqual([]);

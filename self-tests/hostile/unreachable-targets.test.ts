@@ -45,7 +45,7 @@ test('a port with nothing listening stops the run as errored, naming the refused
   const judged = await judgeAgainst(await refusingUrl());
   expectJudgedStopped(
     judged,
-    /conformance run stopped: no request to http:\/\/127\.0\.0\.1:\d+ got an answer: 127\.0\.0\.1:\d+ refused the connection: nothing listens there; check CONFORMANCE_BASE_URL \(ECONNREFUSED\)/,
+    /conformance run stopped: no request to http:\/\/127\.0\.0\.1:\d+ got an answer: 127\.0\.0\.1:\d+ refused the connection: nothing listens there; check the base URL \(ECONNREFUSED\)/,
   );
 });
 

@@ -39,7 +39,7 @@ test("a 404 to every request, the admin token's too, stops the run with one line
     const run = await runAgainst(server.url, ['projects.list.required', 'auth.projects.missing-header', 'error.projects.401']);
     expectRun(run, 'error', { 'projects.list.required': 'errored', 'auth.projects.missing-header': 'errored', 'error.projects.401': 'errored' });
     expect(run.report?.summary.failed).toBe(0);
-    const line = `conformance run stopped: this does not look like the admin API at ${server.url}: every request with the admin token was answered 404; check the path: CONFORMANCE_BASE_URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash`;
+    const line = `conformance run stopped: this does not look like the admin API at ${server.url}: every request with the admin token was answered 404; check the path: the base URL is everything before /api/admin, such as https://unleash.example.com or http://host:4242/unleash`;
     expect(run.report?.errors.join('\n')).toContain(line);
     expect(run.stdout + run.stderr).toContain(line);
   });

@@ -66,7 +66,7 @@ const CASES: Case[] = [
     description: 'a certificate for another host',
     meet: (pki) => one(httpsTarget(pki.otherHost), undefined, { CONFORMANCE_CA_FILE: pki.caFile }),
     words:
-      'the certificate of $HOST is for "DNS:admin.staging.invalid", not for 127.0.0.1: give a host name it names in CONFORMANCE_BASE_URL (ERR_TLS_CERT_ALTNAME_INVALID)',
+      'the certificate of $HOST is for "DNS:admin.staging.invalid", not for 127.0.0.1: give a host name it names in the base URL (ERR_TLS_CERT_ALTNAME_INVALID)',
   },
   {
     description: 'an expired certificate',
@@ -77,12 +77,12 @@ const CASES: Case[] = [
     description: 'https to a plain-http port',
     meet: () => one(httpTarget(), (url) => url.replace('http:', 'https:')),
     words:
-      '$HOST does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in CONFORMANCE_BASE_URL (ERR_SSL_WRONG_VERSION_NUMBER)',
+      '$HOST does not speak TLS (it answered the handshake with something else, plain HTTP most likely): use http:// in the base URL (ERR_SSL_WRONG_VERSION_NUMBER)',
   },
   {
     description: 'plain http to a TLS port',
     meet: (pki) => one(httpsTarget(pki.server), (url) => url.replace('https:', 'http:')),
-    words: '$HOST closed the connection before answering; if the port speaks TLS, use https:// in CONFORMANCE_BASE_URL (UND_ERR_SOCKET)',
+    words: '$HOST closed the connection before answering; if the port speaks TLS, use https:// in the base URL (UND_ERR_SOCKET)',
   },
   {
     description: 'a gateway that demands a client certificate',
@@ -103,7 +103,7 @@ const CASES: Case[] = [
   {
     description: 'a port with nothing listening',
     meet: async () => ({ url: await refusingUrl(), servers: [] }),
-    words: '$HOST refused the connection: nothing listens there; check CONFORMANCE_BASE_URL (ECONNREFUSED)',
+    words: '$HOST refused the connection: nothing listens there; check the base URL (ECONNREFUSED)',
   },
   {
     description: 'a reset before any answer',
@@ -220,7 +220,7 @@ const WITHOUT_LOOPBACK: { description: string; error: unknown; words: string }[]
   {
     description: 'a host name DNS does not know',
     error: systemError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'admin.staging.example.com' }),
-    words: 'the host name admin.staging.example.com is not known to DNS: check CONFORMANCE_BASE_URL (ENOTFOUND)',
+    words: 'the host name admin.staging.example.com is not known to DNS: check the base URL (ENOTFOUND)',
   },
   {
     description: "a proxy's host name DNS does not know",
