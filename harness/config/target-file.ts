@@ -95,10 +95,9 @@ export function placed(error: unknown, entry: TargetEntry): unknown {
     // A fleet file names the variable that holds each token.
     return key !== undefined && fleet && TOKEN_KEYS.includes(key) ? `${key} (${key}From)` : key;
   };
+  // A variable named with its key (settingName) becomes its key alone.
   const said = error.message
-    .replace(/\b(CONFORMANCE_[A-Z_]+) \(([A-Za-z]+)\)/g, (whole, variable: string, key: string) =>
-      keyOf(variable)?.startsWith(key) ? keyOf(variable)! : whole,
-    )
+    .replace(/\b(CONFORMANCE_[A-Z_]+) \([A-Za-z]+\)/g, (whole, variable: string) => keyOf(variable) ?? whole)
     .replace(/\bCONFORMANCE_[A-Z_]+\b/g, (variable) => keyOf(variable) ?? variable);
   return new ConfigError(`${entry.file.where}: ${said}`);
 }
