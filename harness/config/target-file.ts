@@ -27,9 +27,12 @@ const TARGET_FILE_KEYS: Record<string, string> = {
   readProductVersion: 'CONFORMANCE_READ_PRODUCT_VERSION',
 };
 
+/** A variable's key in a target file, where a target file may give it. */
+const fileKeyOf = (variable: string) => Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable);
+
 /** A variable as a message names it: with its key in a target file, where it may have been given instead. */
 export const settingName = (variable: string) => {
-  const key = Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable);
+  const key = fileKeyOf(variable);
   return key ? `${variable} (${key})` : variable;
 };
 
@@ -91,7 +94,7 @@ export function placed(error: unknown, entry: TargetEntry): unknown {
   if (!(error instanceof ConfigError) || !entry.alone || entry.file === undefined || error.message.includes(entry.file.where)) return error;
   const fleet = entry.file.where.startsWith('the fleet file');
   const keyOf = (variable: string) => {
-    const key = PER_TARGET_VARIABLES.has(variable) ? Object.keys(TARGET_FILE_KEYS).find((k) => TARGET_FILE_KEYS[k] === variable) : undefined;
+    const key = PER_TARGET_VARIABLES.has(variable) ? fileKeyOf(variable) : undefined;
     // A fleet file names the variable that holds each token.
     return key !== undefined && fleet && TOKEN_KEYS.includes(key) ? `${key} (${key}From)` : key;
   };
