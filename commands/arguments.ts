@@ -31,7 +31,9 @@ export function readArguments(args: string[], options: Options, usage: string): 
     if (kind === undefined || (kind === 'flag' && token.value !== undefined)) return { mistake: usage };
     if (given.has(token.name)) return { mistake: `--${token.name} is given twice: give it once` };
     const value = token.value;
-    if (kind === 'value' && (value === undefined || value === '' || (!token.inlineValue && value.startsWith('-'))))
+    // A negative number is a value, though it starts with a dash: its option's own check says what it takes.
+    const optionLike = value?.startsWith('-') === true && !/^-\d/.test(value);
+    if (kind === 'value' && (value === undefined || value === '' || (!token.inlineValue && optionLike)))
       return { mistake: `--${token.name} needs a value; ${usage}` };
     given.set(token.name, kind === 'flag' ? true : (value ?? ''));
   }

@@ -17,6 +17,8 @@ test('positionals and options stand in any order, a value after its option or af
   expect(read('--', '-b')).toEqual({ positionals: ['-b'], anyway: false, key: undefined });
   // After =, a value may start with a dash: it was given as one.
   expect(read('b', '--key=-k.pem')).toEqual({ positionals: ['b'], anyway: false, key: '-k.pem' });
+  // A negative number is a value, for its option to refuse in its own words (--keep -1: a whole number from 1).
+  expect(read('b', '--key', '-1')).toEqual({ positionals: ['b'], anyway: false, key: '-1' });
 });
 
 const MISTAKES: [string[], string][] = [
