@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { schemaWords } from './schema-words.ts';
 import { closest } from './closest.ts';
 
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
@@ -63,7 +64,7 @@ export function describeSchemaError(error: ErrorObject, options: CheckOptions = 
   if (error.keyword === 'required') return `${at} lacks "${error.params.missingProperty}"`;
   if (error.keyword === 'type' && error.data === null) return `${at} is empty`;
   if (error.keyword === 'type') return `${at} must be ${error.params.type === 'string' ? 'a string (quote it in YAML)' : `of type ${error.params.type}`}`;
-  return `${at} ${error.message}`;
+  return `${at} ${schemaWords(error) ?? error.message}`;
 }
 
 /**
@@ -71,7 +72,8 @@ export function describeSchemaError(error: ErrorObject, options: CheckOptions = 
  * deepest (a blank item of a list says more than "not a string").
  */
 function telling(errors: ErrorObject[]): ErrorObject[] {
-  const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
+  // propertyNames only says a key's name failed: the error of the name's own schema says how.
+  const specific = errors.filter((e) => !['oneOf', 'anyOf', 'propertyNames'].includes(e.keyword));
   return specific.filter((e) => !specific.some((o) => o.instancePath.startsWith(`${e.instancePath}/`)));
 }
 

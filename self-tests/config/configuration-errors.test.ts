@@ -463,3 +463,27 @@ test('escaped quotes: whatever a configuration error quotes of a file or a varia
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// What a schema wants is said in words (harness/files/schema-words.ts), never as the regular expression or bound
+// ajv would quote.
+const IN_WORDS: [entry: string, line: string][] = [
+  ['{ clause: projects.project.health-range, reason: " " }', 'deviations.0.reason must be text, not blank'],
+  ['{ clause: projects.project.health-range, reason: x, expires: "next May" }', 'deviations.0.expires must be a date, YYYY-MM-DD, such as 2027-01-31'],
+  [
+    '{ clause: projects.project.health-range, reason: x, kind: flaky, since: "May 1", expires: 2099-01-01 }',
+    'deviations.0.since must be a date, YYYY-MM-DD, such as 2027-01-31',
+  ],
+];
+
+for (const [entry, line] of IN_WORDS)
+  test(`a deviations file's mistake is said in words: ${line}`, () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-words-'));
+    try {
+      const file = path.join(dir, 'deviations.yaml');
+      writeFileSync(file, `deviations:\n  - ${entry}\n`);
+      const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: 'admin-token-0123456', CONFORMANCE_DEVIATIONS: file };
+      expect(() => loadConfig(env, dir)).toThrow(new ConfigError(`the deviations file ${file}: ${line}`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });

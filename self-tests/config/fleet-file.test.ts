@@ -154,6 +154,21 @@ const MISSHAPEN: [string, string, string][] = [
     '$FILE: defaults has a key it does not know (not shown, as it may be a secret)',
   ],
   [
+    'a tag whose name is no name, which is not quoted',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU, tags: { "eu-admin-0123456789!": x } }\n',
+    '$FILE: targets.0.tags has a key that is not a name of letters, digits, _, . and -, starting with a letter or _, of at most 63 characters',
+  ],
+  [
+    'a tag of control characters',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU, tags: { tier: "a\\u0001b" } }\n',
+    '$FILE: targets.0.tags.tier must be text without control characters',
+  ],
+  [
+    'an empty tag',
+    'targets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU, tags: { tier: "" } }\n',
+    '$FILE: targets.0.tags.tier must not be empty',
+  ],
+  [
     'a claim in the defaults that is neither a name nor a list',
     'defaults: { claim: 5 }\ntargets:\n  - { name: eu, baseUrl: "https://eu.example.com", adminTokenFrom: CONFORMANCE_TOKEN_EU }\n',
     '$FILE: defaults.claim must be a string (quote it in YAML); defaults.claim must be of type array',
