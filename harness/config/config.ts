@@ -79,7 +79,7 @@ export function targetConfig(settings: Settings, entry: TargetEntry): TargetConf
   try {
     return configOf(settings, entry, layered);
   } catch (error) {
-    throw placed(error, entry);
+    throw placed(error, entry, settings.variables);
   }
 }
 

@@ -86,22 +86,26 @@ for (const variable of ['CONFORMANCE_CA_FILE', 'CONFORMANCE_CLIENT_CERT', 'CONFO
   PER_TARGET_VARIABLES.delete(variable);
 
 /**
- * A mistake in the settings of a target of CONFORMANCE_TARGETS, said where they were given: its file, or its place in
- * a fleet file, and each setting that only that file gives by its key there, not by the variable it stands for.
- * Without it, a fleet of hundreds would hear of `CONFORMANCE_BASE_URL`, which no one set, and not which target.
+ * A mistake in a target's settings, said where they were given and in the words of the file that gave them: a target
+ * of CONFORMANCE_TARGETS (a fleet file's place, or a target file) always, each of its settings by its key there; the
+ * target file of CONFORMANCE_TARGET when the mistake is in what it gave (the environment wins over it), a setting it
+ * may give besides named with its key too. Without it, a fleet of hundreds would hear of `CONFORMANCE_BASE_URL`,
+ * which no one set, and not which target.
  */
-export function placed(error: unknown, entry: TargetEntry): unknown {
-  if (!(error instanceof ConfigError) || !entry.alone || entry.file === undefined || error.message.includes(entry.file.where)) return error;
+export function placed(error: unknown, entry: TargetEntry, variables: Variables): unknown {
+  if (!(error instanceof ConfigError) || entry.file === undefined || error.message.includes(entry.file.where)) return error;
+  const { env, file } = layersOf(variables, entry);
   const fleet = entry.file.where.startsWith('the fleet file');
+  const fromFile = (variable: string) => (entry.alone && PER_TARGET_VARIABLES.has(variable)) || (file[variable] !== undefined && env[variable] === undefined);
   const keyOf = (variable: string) => {
-    const key = PER_TARGET_VARIABLES.has(variable) ? fileKeyOf(variable) : undefined;
+    const key = fromFile(variable) ? fileKeyOf(variable) : undefined;
     // A fleet file names the variable that holds each token.
     return key !== undefined && fleet && TOKEN_KEYS.includes(key) ? `${key} (${key}From)` : key;
   };
-  // A variable named with its key (settingName) becomes its key alone.
-  const said = error.message
-    .replace(/\b(CONFORMANCE_[A-Z_]+) \([A-Za-z]+\)/g, (whole, variable: string) => keyOf(variable) ?? whole)
-    .replace(/\bCONFORMANCE_[A-Z_]+\b/g, (variable) => keyOf(variable) ?? variable);
+  const named = /\b(CONFORMANCE_[A-Z_]+)(?: \([A-Za-z]+\))?/g;
+  if (!entry.alone && ![...error.message.matchAll(named)].some(([, variable]) => keyOf(variable) !== undefined)) return error;
+  // A variable named with its key (settingName) or without: its key where the file gave it, else as a target file may give it too.
+  const said = error.message.replace(named, (whole, variable: string) => keyOf(variable) ?? (entry.alone ? whole : settingName(variable)));
   return new ConfigError(`${entry.file.where}: ${said}`);
 }
 

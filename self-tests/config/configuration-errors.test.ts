@@ -270,7 +270,32 @@ const MISTAKES: Mistake[] = [
       writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nforbiddenToken: reference-admin-token-0f3c9a\n`);
       return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
     },
-    line: 'CONFORMANCE_FORBIDDEN_TOKEN (forbiddenToken) is the same token as CONFORMANCE_ADMIN_TOKEN (adminToken); give each token once',
+    // Both tokens were given by the file: the line says so, in its words.
+    line: 'the target file $DIR/target.yaml: forbiddenToken is the same token as adminToken; give each token once',
+  },
+  {
+    title: 'a target file whose base URL is of another scheme',
+    env: (_url, dir) => {
+      writeFileSync(path.join(dir, 'target.yaml'), 'baseUrl: ftp://127.0.0.1:9\nadminToken: reference-admin-token-0f3c9a\n');
+      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
+    },
+    line: 'the target file $DIR/target.yaml: baseUrl must start with http:// or https://; it starts with "ftp:"',
+  },
+  {
+    title: 'a target file without an admin token, which the environment could give as well',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\n`);
+      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
+    },
+    line: 'the target file $DIR/target.yaml: CONFORMANCE_ADMIN_TOKEN (adminToken) is required when baseUrl is set',
+  },
+  {
+    title: 'a short admin token from the environment beside a target file, said as the variable it came in',
+    env: (url, dir) => {
+      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\n`);
+      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml'), CONFORMANCE_ADMIN_TOKEN: 'short' };
+    },
+    line: 'CONFORMANCE_ADMIN_TOKEN cannot be hidden safely in the reports: it has fewer than 8 characters (a token needs at least 8 characters, at least 4 of them different, and no \\ or &)',
   },
   {
     title: 'one token given as two forbidden credentials',
