@@ -25,6 +25,12 @@ interface Mistake {
   run?: true;
 }
 
+/** A target file in the test's folder, which CONFORMANCE_TARGET names, and these variables besides. */
+function withTargetFile(dir: string, text: string, env: Record<string, string> = {}): Record<string, string> {
+  writeFileSync(path.join(dir, 'target.yaml'), text);
+  return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml'), ...env };
+}
+
 const MISTAKES: Mistake[] = [
   {
     title: 'an empty base URL and admin token, as a CI job whose secrets are missing gives them',
@@ -266,35 +272,23 @@ const MISTAKES: Mistake[] = [
   },
   {
     title: 'the admin token as the forbidden token of a target file',
-    env: (url, dir) => {
-      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nforbiddenToken: reference-admin-token-0f3c9a\n`);
-      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
-    },
+    env: (url, dir) => withTargetFile(dir, `baseUrl: ${url}\nadminToken: reference-admin-token-0f3c9a\nforbiddenToken: reference-admin-token-0f3c9a\n`),
     // Both tokens were given by the file: the line says so, in its words.
     line: 'the target file $DIR/target.yaml: forbiddenToken is the same token as adminToken; give each token once',
   },
   {
     title: 'a target file whose base URL is of another scheme',
-    env: (_url, dir) => {
-      writeFileSync(path.join(dir, 'target.yaml'), 'baseUrl: ftp://127.0.0.1:9\nadminToken: reference-admin-token-0f3c9a\n');
-      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
-    },
+    env: (_, dir) => withTargetFile(dir, 'baseUrl: ftp://127.0.0.1:9\nadminToken: reference-admin-token-0f3c9a\n'),
     line: 'the target file $DIR/target.yaml: baseUrl must start with http:// or https://; it starts with "ftp:"',
   },
   {
     title: 'a target file without an admin token, which the environment could give as well',
-    env: (url, dir) => {
-      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\n`);
-      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml') };
-    },
+    env: (url, dir) => withTargetFile(dir, `baseUrl: ${url}\n`),
     line: 'the target file $DIR/target.yaml: CONFORMANCE_ADMIN_TOKEN (adminToken) is required when baseUrl is set',
   },
   {
     title: 'a short admin token from the environment beside a target file, said as the variable it came in',
-    env: (url, dir) => {
-      writeFileSync(path.join(dir, 'target.yaml'), `baseUrl: ${url}\n`);
-      return { CONFORMANCE_TARGET: path.join(dir, 'target.yaml'), CONFORMANCE_ADMIN_TOKEN: 'short' };
-    },
+    env: (url, dir) => withTargetFile(dir, `baseUrl: ${url}\n`, { CONFORMANCE_ADMIN_TOKEN: 'short' }),
     line: 'CONFORMANCE_ADMIN_TOKEN cannot be hidden safely in the reports: it has fewer than 8 characters (a token needs at least 8 characters, at least 4 of them different, and no \\ or &)',
   },
   {
