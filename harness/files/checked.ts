@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { schemaWords } from './schema-words.ts';
+import { SAYS_KEYWORD, schemaWords } from './schema-words.ts';
 import { closest } from './closest.ts';
 
 // Whatever the suite reads from a file or an attachment is checked against a schema where it is read,
@@ -21,6 +21,7 @@ function ajvInstance(): Ajv {
   const addFormats: (a: Ajv) => void = require('ajv-formats').default;
   ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false }) as Ajv;
   addFormats(ajv);
+  ajv.addKeyword({ keyword: SAYS_KEYWORD, schemaType: 'string' });
   return ajv;
 }
 
